@@ -1,0 +1,1 @@
+"""luza.vision."""
