@@ -1,0 +1,450 @@
+"""The scene book: scripted situations of both games, each a function of a seed.
+
+Ball ids follow DESIGN.md.  In Free Pyramid the ivory balls are numbered by
+their place in the rack (apex ``1``, then row by row), the coloured ball is
+``Y``.  Five Ball: ``W1``, ``W2`` (cue balls), ``R1``, ``R2``, ``K`` (kaisa).
+Rule numbers in the comments refer to ``RULES.en.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from luza.calibration.profiles import TableProfile
+from luza.samples.planning import (
+    BREAK_SPEED_MM_S,
+    Player,
+    SceneError,
+    ScenePlay,
+    events_of,
+    first_contact,
+    free_spot,
+    ghost_ball_angle,
+    play_some_pots,
+    pocket_aim_point,
+    pocketed,
+)
+
+CORNERS = ("head-left", "head-right", "foot-left", "foot-right")
+MIDDLES = ("middle-left", "middle-right")
+ALL_POCKETS = CORNERS + MIDDLES
+IVORY = tuple(str(i) for i in range(1, 16))
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    name: str
+    game: str
+    table: str
+    description: str
+    build: Callable[[TableProfile, int], ScenePlay]
+
+
+SCENES: dict[str, SceneSpec] = {}
+
+
+def scene(name: str, game: str, description: str, table: str = "pyramid-12ft"):
+    def deco(fn: Callable[[TableProfile, int], ScenePlay]):
+        SCENES[name] = SceneSpec(name, game, table, description, fn)
+        return fn
+
+    return deco
+
+
+# ------------------------------------------------------------ layouts
+def fp_rack_layout(
+    profile: TableProfile, rng: np.random.Generator
+) -> dict[str, tuple[float, float]]:
+    """The full pyramid (TB-6, GR-9.1) with the coloured ball in the house (GR-12.3)."""
+    pos = {str(i + 1): p for i, p in enumerate(profile.rack_positions())}
+    L, W = profile.size_mm
+    # Racks are never perfect: a fraction of a millimetre of play (TB-6).
+    pos = {
+        b: (x + float(rng.normal(0, 0.2)), y + float(rng.normal(0, 0.2)))
+        for b, (x, y) in pos.items()
+    }
+    pos["Y"] = (float(rng.uniform(L * 0.08, L * 0.22)), float(rng.uniform(W * 0.3, W * 0.7)))
+    return pos
+
+
+def scattered(
+    profile: TableProfile, balls, rng: np.random.Generator, fixed: dict | None = None
+) -> dict[str, tuple[float, float]]:
+    pos = dict(fixed or {})
+    for b in balls:
+        if b not in pos:
+            pos[b] = free_spot(profile, pos, rng, clearance_mm=25.0)
+    return pos
+
+
+def fb_opening_layout(
+    profile: TableProfile, rng: np.random.Generator
+) -> dict[str, tuple[float, float]]:
+    """FB-4: kaisa on the centre spot, reds on the head-line and foot-line spots,
+    white 2 between the centre line and the foot cushion clear of the kaisa-to-corner
+    lines, white 1 in hand behind the head line."""
+    s = profile.spots
+    L, W = profile.size_mm
+    pos = {"K": s["fb-centre"], "R1": s["fb-head-line"], "R2": s["fb-foot-line"]}
+    D = profile.ball_diameter_mm
+    for _ in range(500):
+        w2 = free_spot(profile, pos, rng, x_range=(L * 0.55, L * 0.95), clearance_mm=20.0)
+        if all(
+            _seg_dist(w2, s["fb-centre"], pocket_aim_point(profile, c)) > 1.5 * D
+            for c in ("foot-left", "foot-right")
+        ):
+            pos["W2"] = w2
+            break
+    else:
+        raise SceneError("no place for white 2 that leaves the kaisa lines free")
+    pos["W1"] = free_spot(
+        profile, pos, rng, x_range=(L * 0.06, L * 0.23), y_range=(W * 0.2, W * 0.8)
+    )
+    return pos
+
+
+def _seg_dist(p, a, b) -> float:
+    p, a, b = (np.asarray(v, dtype=float) for v in (p, a, b))
+    d = b - a
+    s = np.clip((p - a) @ d / (d @ d), 0, 1)
+    return float(np.linalg.norm(a + s * d - p))
+
+
+def respot_positions(profile: TableProfile, occupied: dict[str, tuple[float, float]], n: int):
+    """Where ``n`` balls go back (GR-25 reading of RULES.en.md): the rear spot, then
+    along the respot line towards the foot cushion as close as possible, then in front
+    of the rear spot.  Only a scene helper: the rules engine has its own exact version."""
+    D = profile.ball_diameter_mm
+    L = profile.length_mm
+    x0, y0 = profile.spots["rear"]
+    taken = dict(occupied)
+    out = []
+    for _ in range(n):
+        cand = [x0] + [x0 + k * 0.5 for k in range(1, int((L - D / 2 - x0) / 0.5))]
+        cand += [x0 - k * 0.5 for k in range(1, int(x0 / 0.5))]
+        for x in cand:
+            if x > L - D / 2:
+                continue
+            if all(math.hypot(x - qx, y0 - qy) >= D + 0.5 for qx, qy in taken.values()):
+                out.append((x, y0))
+                taken[f"_{len(out)}"] = (x, y0)
+                break
+    return out
+
+
+# --------------------------------------------------------- Free Pyramid
+@scene(
+    "fp-break",
+    "free-pyramid",
+    "Opening break: the coloured ball from the house into the full rack (GR-12, GR-13).",
+)
+def fp_break(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    pos = fp_rack_layout(profile, rng)
+    pl = Player("fp-break", "free-pyramid", profile, pos, seed)
+    apex = pos["1"]
+    base = math.atan2(apex[1] - pos["Y"][1], apex[0] - pos["Y"][0])
+    pl.planned(
+        "Y",
+        base,
+        lambda r: first_contact(r, "Y") is not None and len(events_of(r, "cushion")) >= 3,
+        speed_mm_s=BREAK_SPEED_MM_S,
+        angle_jitter_rad=0.004,
+        follow=(-0.2, 0.3),
+    )
+    return pl.play
+
+
+@scene("fp-pots", "free-pyramid", "Play with pots into corner and middle pockets.")
+def fp_pots(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    balls = ["Y", *IVORY[:7]]
+    pl = Player("fp-pots", "free-pyramid", profile, scattered(profile, balls, rng), seed)
+    n = play_some_pots(pl, balls, balls, CORNERS, 2)
+    n += play_some_pots(pl, balls, balls, MIDDLES, 1)
+    if n < 2:
+        raise SceneError("fp-pots: fewer than two pots found")
+    return pl.play
+
+
+@scene(
+    "fp-in-off",
+    "free-pyramid",
+    "An in-off: the cue ball falls after hitting an object ball (FP-5).",
+)
+def fp_in_off(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    L, W = profile.size_mm
+    pk = CORNERS[int(rng.integers(4))]
+    aim = pocket_aim_point(profile, pk)
+    # An object ball near the pocket; the cue ball sent in off it.
+    obj = (aim[0] + (L / 2 - aim[0]) * 0.12, aim[1] + (W / 2 - aim[1]) * 0.35)
+    pos = scattered(profile, ["4", "9", "Y"], rng, {"7": obj})
+    pl = Player("fp-in-off", "free-pyramid", profile, pos, seed)
+    cue = min(("Y", "4", "9"), key=lambda b: abs(math.dist(pos[b], obj) - 700))
+    base = math.atan2(obj[1] - pos[cue][1], obj[0] - pos[cue][0])
+
+    def want(r):
+        return pocketed(r).get(cue) is not None and first_contact(r, cue) == "7"
+
+    pl.planned(cue, base, want, angle_jitter_rad=0.05, speed_mm_s=(1200, 3500))
+    return pl.play
+
+
+@scene("fp-multi", "free-pyramid", "Several balls fall in one stroke (FP-6: every ball counts).")
+def fp_multi(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    # Two balls waiting in the jaws of neighbouring pockets and a cluster between them.
+    fixed = {}
+    for b, pk in (("3", "foot-left"), ("5", "middle-left")):
+        p = profile.pockets()[pk]
+        mx, my = p.mouth_centre
+        fixed[b] = (mx - p.inward[0] * 80.0, my - p.inward[1] * 80.0)
+    pos = scattered(profile, ["Y", "2", "8", "11"], rng, fixed)
+    pl = Player("fp-multi", "free-pyramid", profile, pos, seed)
+    pl.pot("Y", "3", "foot-left", keep_cue=True)
+    if not _two_in_one(pl):
+        pl.play.notes.append("no two-ball stroke found; a single pot instead")
+    return pl.play
+
+
+def _two_in_one(pl: Player) -> bool:
+    """Try a stroke that drops two or more balls; fall back to a single pot."""
+    pos = pl.positions()
+    for cue in [b for b in pos if b != "5"]:
+        base = ghost_ball_angle(
+            pl.profile, pos[cue], pos["5"], pocket_aim_point(pl.profile, "middle-left")
+        )
+        try:
+            pl.planned(
+                cue,
+                base,
+                lambda r: len(pocketed(r)) >= 2,
+                angle_jitter_rad=0.08,
+                speed_mm_s=(2000, 5000),
+                tries=250,
+            )
+            return True
+        except SceneError:
+            continue
+    play_some_pots(pl, list(pos), list(pos), ALL_POCKETS, 1)
+    return False
+
+
+@scene("fp-jump", "free-pyramid", "A ball jumps off the table (GR-23) and is respotted (GR-25).")
+def fp_jump(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    L, W = profile.size_mm
+    pos = scattered(
+        profile, ["Y", "2", "6", "10"], rng, {"Y": (L * 0.35, W * float(rng.uniform(0.35, 0.65)))}
+    )
+    pl = Player("fp-jump", "free-pyramid", profile, pos, seed)
+    # Aim at the nearer long cushion with a steep, hard stroke.
+    ang = -math.pi / 2 if pos["Y"][1] < W / 2 else math.pi / 2
+    res = pl.planned(
+        "Y",
+        ang,
+        lambda r: bool(events_of(r, "off_table")),
+        speed_mm_s=(5500, 9000),
+        angle_jitter_rad=0.4,
+        elevation_deg=(25, 45),
+        follow=(0.0, 0.6),
+    )
+    gone = [e["ball"] for e in events_of(res, "off_table")]
+    for b, p in zip(gone, respot_positions(profile, pl.positions(), len(gone)), strict=False):
+        pl.place(b, p)
+    return pl.play
+
+
+@scene("fp-miss", "free-pyramid", "A miss: the cue ball touches no ball (GR-6 foul).")
+def fp_miss(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    pos = scattered(profile, ["Y", "1", "5", "12"], rng)
+    pl = Player("fp-miss", "free-pyramid", profile, pos, seed)
+    ang = float(rng.uniform(-math.pi, math.pi))
+    pl.planned(
+        "Y",
+        ang,
+        lambda r: first_contact(r, "Y") is None and not pocketed(r),
+        angle_jitter_rad=1.0,
+        speed_mm_s=(800, 2200),
+    )
+    return pl.play
+
+
+@scene(
+    "fp-penalty",
+    "free-pyramid",
+    "A foul, then the opponent takes a penalty ball off the table by hand (FP-7).",
+)
+def fp_penalty(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    pos = scattered(profile, ["Y", "3", "8", "13", "14"], rng)
+    pl = Player("fp-penalty", "free-pyramid", profile, pos, seed)
+    pl.planned(
+        "Y",
+        float(rng.uniform(-math.pi, math.pi)),
+        lambda r: first_contact(r, "Y") is None and not pocketed(r),
+        angle_jitter_rad=1.0,
+        speed_mm_s=(700, 2000),
+    )
+    now = pl.positions()
+    penalty = sorted(b for b in now if b != "Y")[int(rng.integers(len(now) - 1))]
+    pl.remove(penalty)
+    return pl.play
+
+
+@scene(
+    "fp-respot",
+    "free-pyramid",
+    "Respots onto the rear spot and along the respot line (GR-25, FP-8).",
+)
+def fp_respot(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    # A ball already sits on the rear spot, so the next one goes behind it on the line.
+    fixed = {"9": profile.spots["rear"]}
+    pos = scattered(profile, ["Y", "2", "4"], rng, fixed)
+    pl = Player("fp-respot", "free-pyramid", profile, pos, seed)
+    for b in ("6", "12"):
+        (p,) = respot_positions(profile, pl.positions(), 1)
+        pl.place(b, p)
+    play_some_pots(pl, ["Y", "2", "4"], ["9", "6", "12", "2", "4"], ALL_POCKETS, 1)
+    return pl.play
+
+
+@scene("fp-rally", "free-pyramid", "A rally of several strokes after the break.")
+def fp_rally(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    pos = fp_rack_layout(profile, rng)
+    pl = Player("fp-rally", "free-pyramid", profile, pos, seed)
+    apex = pos["1"]
+    pl.planned(
+        "Y",
+        math.atan2(apex[1] - pos["Y"][1], apex[0] - pos["Y"][0]),
+        lambda r: first_contact(r, "Y") is not None,
+        speed_mm_s=BREAK_SPEED_MM_S,
+        angle_jitter_rad=0.004,
+    )
+    balls = ["Y", *IVORY]
+    play_some_pots(pl, balls, balls, ALL_POCKETS, 4)
+    return pl.play
+
+
+# ------------------------------------------------------------ Five Ball
+@scene(
+    "fb-break",
+    "five-ball",
+    "Five Ball opening layout (FB-4) and the break from behind the head line (FB-5).",
+)
+def fb_break(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    pos = fb_opening_layout(profile, rng)
+    pl = Player("fb-break", "five-ball", profile, pos, seed)
+    k = pos["K"]
+    base = math.atan2(k[1] - pos["W1"][1], k[0] - pos["W1"][0])
+    pl.planned(
+        "W1",
+        base,
+        lambda r: first_contact(r, "W1") == "K" and "K" not in pocketed(r),
+        angle_jitter_rad=0.03,
+        speed_mm_s=(2500, 5000),
+    )
+    return pl.play
+
+
+def _fb_pot_scene(name: str, obj: str, pockets, cue: str = "W1", desc: str = ""):
+    @scene(name, "five-ball", desc)
+    def build(profile: TableProfile, seed: int) -> ScenePlay:
+        rng = np.random.default_rng(seed)
+        pos = scattered(profile, ["W1", "W2", "R1", "R2", "K"], rng)
+        pl = Player(name, "five-ball", profile, pos, seed)
+        if play_some_pots(pl, [cue], [obj], pockets, 1) < 1:
+            raise SceneError(f"{name}: no pot of {obj} found")
+        return pl.play
+
+    return build
+
+
+_fb_pot_scene("fb-red", "R1", ALL_POCKETS, desc="A red pocketed (FB-8.1).")
+_fb_pot_scene("fb-kaisa-corner", "K", CORNERS, desc="The kaisa into a corner pocket (FB-8.1).")
+_fb_pot_scene("fb-kaisa-middle", "K", MIDDLES, desc="The kaisa into a middle pocket (FB-8.1).")
+_fb_pot_scene(
+    "fb-opp-white", "W2", ALL_POCKETS, desc="The opponent's white pocketed (FB-8.1, FB-9.1)."
+)
+
+
+@scene("fb-luikka", "five-ball", "A luikka: the shooter's own white in off another ball (FB-8.4).")
+def fb_luikka(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    L, W = profile.size_mm
+    pk = CORNERS[int(rng.integers(4))]
+    aim = pocket_aim_point(profile, pk)
+    obj = (aim[0] + (L / 2 - aim[0]) * 0.12, aim[1] + (W / 2 - aim[1]) * 0.35)
+    pos = scattered(profile, ["W1", "W2", "R2", "K"], rng, {"R1": obj})
+    pl = Player("fb-luikka", "five-ball", profile, pos, seed)
+    base = math.atan2(obj[1] - pos["W1"][1], obj[0] - pos["W1"][0])
+    pl.planned(
+        "W1",
+        base,
+        lambda r: "W1" in pocketed(r) and first_contact(r, "W1") == "R1",
+        angle_jitter_rad=0.05,
+        speed_mm_s=(1200, 3500),
+    )
+    return pl.play
+
+
+@scene(
+    "fb-ball-in-hand",
+    "five-ball",
+    "Ball in hand: white placed behind the head line, then played (FB-9).",
+)
+def fb_ball_in_hand(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    L, W = profile.size_mm
+    pos = scattered(profile, ["W2", "R1", "R2", "K"], rng)
+    pl = Player("fb-ball-in-hand", "five-ball", profile, pos, seed)
+    spot = free_spot(
+        profile, pl.positions(), rng, x_range=(L * 0.05, L * 0.22), y_range=(W * 0.2, W * 0.8)
+    )
+    pl.place("W1", spot)
+    front = [b for b, p in pl.positions().items() if p[0] > L / 4 and b != "W1"]
+    if not play_some_pots(pl, ["W1"], front, CORNERS, 1):
+        tgt = pl.positions()[front[0]]
+        pl.planned(
+            "W1",
+            math.atan2(tgt[1] - spot[1], tgt[0] - spot[0]),
+            lambda r: first_contact(r, "W1") is not None,
+            angle_jitter_rad=0.02,
+        )
+    return pl.play
+
+
+@scene("fb-rally", "five-ball", "A long rally of strokes by both players.")
+def fb_rally(profile: TableProfile, seed: int) -> ScenePlay:
+    rng = np.random.default_rng(seed)
+    pos = scattered(profile, ["W1", "W2", "R1", "R2", "K"], rng)
+    pl = Player("fb-rally", "five-ball", profile, pos, seed)
+    for i in range(6):
+        cue = "W1" if i % 2 == 0 else "W2"
+        objs = [b for b in ("R1", "R2", "K") if b in pl.positions()]
+        if not objs or cue not in pl.positions():
+            break
+        if not play_some_pots(pl, [cue], objs, ALL_POCKETS, 1):
+            p = pl.positions()
+            tgt = p[objs[int(rng.integers(len(objs)))]]
+            pl.planned(
+                cue,
+                math.atan2(tgt[1] - p[cue][1], tgt[0] - p[cue][0]),
+                lambda r, c=cue: first_contact(r, c) is not None and c not in pocketed(r),
+                angle_jitter_rad=0.02,
+            )
+    return pl.play
+
+
+def build_scene(name: str, profile: TableProfile, seed: int) -> ScenePlay:
+    if name not in SCENES:
+        raise SceneError(f"unknown scene '{name}'; scenes: {', '.join(sorted(SCENES))}")
+    return SCENES[name].build(profile, seed)
