@@ -1,0 +1,313 @@
+"""Ball detection: every ball on the bed in one frame -> :class:`Detections`.
+
+The method (designed for touching balls and for speed):
+
+1. Work image.  Crop the bed's bounding box and shrink it so a ball's radius is
+   about ``WORK_RADIUS_PX`` pixels; the camera model says how big a ball is
+   everywhere, so the scale is fixed once per camera.
+2. Foreground.  A ball differs from the cloth in chromaticity (a colour ratio
+   that ignores shading, so the balls' own shadows stay cloth), or is much
+   brighter (ivory/white highlights) or much darker (black ball) than the cloth
+   around it.  The cloth model is a smooth field of chromaticity and brightness
+   estimated from the frame itself (or a background frame of an empty bed).
+3. Ball-sized matched filter.  The foreground is averaged over a disc slightly
+   smaller than a ball: the average is ~1 at a ball's centre and falls off
+   towards the contact point of two touching balls (~0.8), so each ball of a
+   cluster -- even the 15-ball rack -- keeps its own local maximum.
+4. Peaks (local maxima, suppression closer than ~1.4 radii), then a sub-pixel
+   centre by a few mean-shift steps on the foreground inside 0.75 radius (a
+   window that stays inside the ball even when its neighbours touch it).
+5. Table mm: the image centre is the projection of the ball centre, so it is
+   unprojected at ball-centre height (the parallax correction of DESIGN.md).
+
+Regions that are not bed (rails, pocket holes) never hold a centre: a centre must
+unproject inside the bed shrunk by most of a radius, or into a pocket mouth.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from luza.calibration.camera import CameraModel
+from luza.calibration.profiles import TableProfile
+
+from .detections import Detections
+
+WORK_RADIUS_PX = 7.0  # ball radius in the work image (pixels)
+SUPPRESS_RADII = 1.35  # two peaks closer than this many radii are one ball
+CHROMA_FLOOR = 0.06  # chromaticity distance still cloth (shadows shift it ~0.05)
+CHROMA_SCALE = 0.08  # further distance over which it becomes fully "not cloth"
+BRIGHT_REL = 1.25  # brighter than the cloth by this factor starts to count
+DARK_REL = 0.42  # darker than the cloth below this factor starts to count
+CLOTH_SMOOTH_RADII = 12.0  # the cloth model is smooth over this many ball radii
+CENTRE_MARGIN_RADII = 0.6  # a centre may sit this close (in radii) to a cushion nose
+EDGE_MIN_GRAD = 40.0  # Sobel magnitude (per channel, 8-bit) below which a pixel does not vote
+EDGE_FULL_GRAD = 160.0  # a pixel with this gradient or more gives a full vote
+VOTE_BLUR_PX = 1.0  # smoothing of the vote image (work pixels)
+VOTE_THRESHOLD = 0.25  # fraction of a full rim needed for a candidate
+FG_SUPPORT = 0.58  # mean foreground a candidate needs over its central disc
+FG_CORE_FRACTION = 0.5  # that disc's radius / ball radius (shadows between balls fail it)
+POCKET_DARK_REL = 0.45  # a dark blob in a pocket mouth is the hole, not a ball
+
+
+@dataclass(frozen=True)
+class DetectorConfig:
+    work_radius_px: float = WORK_RADIUS_PX
+    suppress_radii: float = SUPPRESS_RADII
+    chroma_floor: float = CHROMA_FLOOR
+    chroma_scale: float = CHROMA_SCALE
+
+
+class BallDetector:
+    """Finds balls in frames of one camera looking at one table."""
+
+    def __init__(
+        self,
+        camera: CameraModel,
+        profile: TableProfile,
+        config: DetectorConfig | None = None,
+    ) -> None:
+        self.camera = camera
+        self.profile = profile
+        self.cfg = config or DetectorConfig()
+        R = profile.ball_radius_mm
+        self.R_mm = R
+        L, W = profile.length_mm, profile.width_mm
+        # Expected radius in pixels over the bed (the ball's silhouette ~ its centre depth).
+        grid = np.array([(x, y) for x in np.linspace(0, L, 7) for y in np.linspace(0, W, 5)])
+        cen = camera.project(grid, R)
+        off = camera.project(grid + np.array([R, 0.0]), R)
+        offy = camera.project(grid + np.array([0.0, R]), R)
+        rad = 0.5 * (np.linalg.norm(off - cen, axis=1) + np.linalg.norm(offy - cen, axis=1))
+        self.radius_px_min = float(rad.min())
+        self.radius_px_max = float(rad.max())
+        self._rad_grid = (grid, rad)
+        # Region of interest: the bed (plus pocket mouths) at ball height, with a margin.
+        outline = np.array(
+            [(x, y) for x in np.linspace(-R, L + R, 25) for y in (-R, W + R)]
+            + [(x, y) for y in np.linspace(-R, W + R, 13) for x in (-R, L + R)]
+        )
+        px = camera.project(outline, R)
+        w, h = camera.image_size
+        m = 3 * self.radius_px_max
+        x0 = int(max(0, math.floor(px[:, 0].min() - m)))
+        y0 = int(max(0, math.floor(px[:, 1].min() - m)))
+        x1 = int(min(w, math.ceil(px[:, 0].max() + m)))
+        y1 = int(min(h, math.ceil(px[:, 1].max() + m)))
+        self.roi = (x0, y0, x1, y1)
+        self.scale = min(1.0, self.cfg.work_radius_px / self.radius_px_min)
+        self.work_size = (
+            max(8, int(round((x1 - x0) * self.scale))),
+            max(8, int(round((y1 - y0) * self.scale))),
+        )
+        self.r_work = self.radius_px_min * self.scale
+        self.r_vote = 0.5 * (self.radius_px_min + self.radius_px_max) * self.scale
+        # Table mm of every work pixel (at ball-centre height) -> where centres may lie.
+        ww, wh = self.work_size
+        gx, gy = np.meshgrid(np.arange(ww), np.arange(wh))
+        full = np.stack([gx, gy], -1).reshape(-1, 2).astype(np.float64)
+        full = (full + 0.5) / self.scale - 0.5 + np.array([x0, y0])
+        self._xy_mm_map = camera.unproject(full, R).reshape(wh, ww, 2).astype(np.float32)
+        self.centre_mask = self._centre_region(self._xy_mm_map)
+        self.pocket_zone = self._pocket_zone(self._xy_mm_map)
+        rk = max(1.2, FG_CORE_FRACTION * self.r_work)
+        k = int(math.ceil(rk))
+        yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+        disc = ((xx**2 + yy**2) <= rk * rk).astype(np.float32)
+        self._core = disc / disc.sum()
+        self._cloth: tuple[np.ndarray, np.ndarray] | None = None  # fixed cloth model
+
+    # ------------------------------------------------------------------ geometry
+    def _centre_region(self, xy: np.ndarray) -> np.ndarray:
+        p = self.profile
+        mgn = CENTRE_MARGIN_RADII * self.R_mm
+        inside = p.in_bed(xy, margin_mm=mgn)
+        for pk in p.pockets().values():
+            mc = np.array(pk.mouth_centre)
+            half = 0.5 * pk.spec.mouth_mm
+            inside |= np.linalg.norm(xy - mc, axis=-1) < half
+        return inside
+
+    def _pocket_zone(self, xy: np.ndarray) -> np.ndarray:
+        zone = np.zeros(xy.shape[:2], bool)
+        for pk in self.profile.pockets().values():
+            c = np.array(pk.centre)
+            zone |= np.linalg.norm(xy - c, axis=-1) < pk.spec.drop_radius_mm + 1.5 * self.R_mm
+        return zone
+
+    def expected_radius_px(self, xy_mm: np.ndarray) -> np.ndarray:
+        """Expected image radius (px) of a ball centred at table points."""
+        grid, rad = self._rad_grid
+        xy = np.atleast_2d(np.asarray(xy_mm, float))
+        d = np.linalg.norm(xy[:, None, :] - grid[None], axis=2)
+        w = 1.0 / (d + 1.0) ** 2
+        return (w * rad).sum(1) / w.sum(1)
+
+    # -------------------------------------------------------------------- images
+    def work_image(self, image: np.ndarray) -> np.ndarray:
+        x0, y0, x1, y1 = self.roi
+        crop = image[y0:y1, x0:x1]
+        if self.scale >= 1.0:
+            return crop
+        return cv2.resize(crop, self.work_size, interpolation=cv2.INTER_AREA)
+
+    def _chroma_intensity(self, work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        f = work.astype(np.float32)
+        s = f.sum(axis=2) + 3.0
+        return f / s[..., None], s
+
+    def _estimate_cloth(self, chroma: np.ndarray, inten: np.ndarray) -> tuple:
+        """A smooth cloth model (chromaticity field, brightness field) from one frame."""
+        region = self.centre_mask
+        c0 = np.median(chroma[region], axis=0)
+        dc = np.linalg.norm(chroma - c0, axis=2)
+        i0 = np.median(inten[region])
+        rel = inten / i0
+        cloth = region & (dc < self.cfg.chroma_floor) & (rel > 0.55) & (rel < 1.25)
+        ksz = int(2 * round(CLOTH_SMOOTH_RADII * self.r_work) + 1)
+        wgt = cv2.blur(cloth.astype(np.float32), (ksz, ksz))
+        ok = wgt > 1e-3
+        cf = np.empty_like(chroma)
+        for ch in range(3):
+            num = cv2.blur(chroma[..., ch] * cloth, (ksz, ksz))
+            cf[..., ch] = np.where(ok, num / np.maximum(wgt, 1e-3), c0[ch])
+        num = cv2.blur(inten * cloth, (ksz, ksz))
+        inf = np.where(ok, num / np.maximum(wgt, 1e-3), i0)
+        return cf.astype(np.float32), inf.astype(np.float32)
+
+    def set_background(self, image: np.ndarray | None) -> None:
+        """Fix the cloth model from a frame (ideally an empty bed); None: per frame."""
+        if image is None:
+            self._cloth = None
+            return
+        chroma, inten = self._chroma_intensity(self.work_image(image))
+        self._cloth = self._estimate_cloth(chroma, inten)
+
+    def foreground(self, work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Soft foreground (0..1) and brightness relative to the cloth, in work pixels."""
+        chroma, inten = self._chroma_intensity(work)
+        cf, inf = self._cloth if self._cloth is not None else self._estimate_cloth(chroma, inten)
+        dc = np.sqrt(((chroma - cf) ** 2).sum(axis=2))
+        rel = inten / inf
+        fg = np.maximum.reduce(
+            [
+                (dc - self.cfg.chroma_floor) / self.cfg.chroma_scale,
+                (rel - BRIGHT_REL) / 0.3,
+                (DARK_REL - rel) / 0.15,
+            ]
+        )
+        return np.clip(fg, 0.0, 1.0).astype(np.float32), rel
+
+    # ----------------------------------------------------------------- detection
+    def rim_votes(self, work: np.ndarray) -> np.ndarray:
+        """Single-radius circle Hough: each edge pixel votes one radius along its gradient.
+
+        Votes go both ways (a ball may be darker or brighter than the cloth); a
+        ball's silhouette concentrates ~2*pi*r votes on its centre, a straight edge
+        spreads them along a line, a soft shadow edge hardly votes.  Normalised so
+        a full, crisp rim gives ~1.
+        """
+        f = work.astype(np.float32)
+        gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+        m = gx * gx + gy * gy
+        if m.ndim == 3:
+            idx = np.argmax(m, axis=2)[..., None]
+            gx = np.take_along_axis(gx, idx, 2)[..., 0]
+            gy = np.take_along_axis(gy, idx, 2)[..., 0]
+            m = np.take_along_axis(m, idx, 2)[..., 0]
+        g_lo = EDGE_MIN_GRAD
+        ys, xs = np.nonzero(m > g_lo * g_lo)
+        h, w = m.shape
+        acc = np.zeros(h * w, np.float32)
+        if len(xs):
+            g = np.sqrt(m[ys, xs])
+            ux, uy = gx[ys, xs] / g, gy[ys, xs] / g
+            wt = np.minimum(g / EDGE_FULL_GRAD, 1.0).astype(np.float32)
+            r = self.r_vote
+            for sgn in (1.0, -1.0):
+                cx = np.rint(xs + sgn * r * ux).astype(np.int32)
+                cy = np.rint(ys + sgn * r * uy).astype(np.int32)
+                ok = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+                acc += np.bincount(cy[ok] * w + cx[ok], weights=wt[ok], minlength=h * w).astype(
+                    np.float32
+                )
+        acc = cv2.GaussianBlur(acc.reshape(h, w), (0, 0), VOTE_BLUR_PX)
+        return acc * (2.0 * math.pi * VOTE_BLUR_PX**2) / (2.0 * math.pi * self.r_vote)
+
+    def detect(self, image: np.ndarray, frame: int = 0, t: float = 0.0) -> Detections:
+        work = self.work_image(image)
+        fg, rel = self.foreground(work)
+        votes = self.rim_votes(work)
+        return self._from_votes(fg, rel, votes, frame, t)
+
+    def _from_votes(self, fg, rel, votes, frame: int, t: float) -> Detections:
+        rw = self.r_work
+        ksz = int(2 * round(0.9 * rw) + 1)
+        dil = cv2.dilate(votes, np.ones((ksz, ksz), np.uint8))
+        peaks = (votes >= dil - 1e-6) & (votes >= VOTE_THRESHOLD) & self.centre_mask
+        ys, xs = np.nonzero(peaks)
+        if len(xs) == 0:
+            return Detections.empty(frame, t)
+        # Foreground support: the disc around the peak must not be plain cloth.
+        sup = self._core_support(fg, xs, ys)
+        vals = votes[ys, xs] * (0.5 + sup)
+        ok = sup >= FG_SUPPORT
+        xs, ys, vals = xs[ok], ys[ok], vals[ok]
+        order = np.argsort(-vals)
+        xs, ys, vals = xs[order], ys[order], vals[order]
+        keep: list[int] = []
+        sup2 = (self.cfg.suppress_radii * rw) ** 2
+        for i in range(len(xs)):
+            if all((xs[i] - xs[j]) ** 2 + (ys[i] - ys[j]) ** 2 > sup2 for j in keep):
+                keep.append(i)
+        pts = np.stack([xs[keep], ys[keep]], 1).astype(np.float64)
+        score = np.clip(vals[keep], 0, 1)
+        pts = self._peak_centroid(votes, pts)
+        ix = np.clip(np.round(pts).astype(int), 0, [fg.shape[1] - 1, fg.shape[0] - 1])
+        dark = self._mean_rel(rel, pts) < POCKET_DARK_REL
+        bad = dark & self.pocket_zone[ix[:, 1], ix[:, 0]]
+        pts, score = pts[~bad], score[~bad]
+        x0, y0 = self.roi[:2]
+        xy_px = (pts + 0.5) / self.scale - 0.5 + np.array([x0, y0])
+        xy_mm = self.camera.unproject(xy_px, self.R_mm) if len(xy_px) else np.zeros((0, 2))
+        radius = self.expected_radius_px(xy_mm) if len(xy_px) else np.zeros(0)
+        return Detections(frame, t, xy_px, xy_mm, radius, score)
+
+    def _core_support(self, fg: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Mean foreground over the central disc at each (x, y) work pixel."""
+        core = self._core
+        k = core.shape[0] // 2
+        fgp = np.pad(fg, k, mode="constant")
+        out = np.empty(len(xs), np.float32)
+        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
+            out[i] = (fgp[y : y + 2 * k + 1, x : x + 2 * k + 1] * core).sum()
+        return out
+
+    def _peak_centroid(self, acc: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        """Sub-pixel peak: centroid of the votes above half the peak in a small window."""
+        k = 2
+        h, w = acc.shape
+        out = pts.copy()
+        yy, xx = np.mgrid[-k : k + 1, -k : k + 1].astype(np.float64)
+        for i, (x, y) in enumerate(pts.astype(int)):
+            if x < k or y < k or x >= w - k or y >= h - k:
+                continue
+            win = acc[y - k : y + k + 1, x - k : x + k + 1].astype(np.float64)
+            win = np.maximum(win - 0.5 * win.max(), 0.0)
+            s = win.sum()
+            if s > 0:
+                out[i] = (x + (win * xx).sum() / s, y + (win * yy).sum() / s)
+        return out
+
+    def _mean_rel(self, rel: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        r = max(1, int(round(0.6 * self.r_work)))
+        out = np.empty(len(pts))
+        h, w = rel.shape
+        for i, (x, y) in enumerate(np.round(pts).astype(int)):
+            win = rel[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
+            out[i] = win.mean()
+        return out

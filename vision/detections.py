@@ -1,0 +1,82 @@
+"""The one interchange type between detection, identification and tracking.
+
+Supervision-style: parallel numpy arrays, one row a detected ball, plus the frame
+index and time.  ``xy_px`` is the centre of the ball's image (distorted pixels of
+the source frame); ``xy_mm`` is the ball centre projected onto the bed (parallax
+corrected: the image point unprojected at ball-centre height).  ``cls_prob`` holds
+class probabilities over ``classes`` once identification has run (``labels``
+is its arg-max; empty before).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Detections:
+    frame: int
+    t: float
+    xy_px: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    xy_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    radius_px: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    score: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    cls_prob: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    classes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        n = len(self.xy_px)
+        self.xy_px = np.asarray(self.xy_px, dtype=np.float64).reshape(n, 2)
+        self.xy_mm = np.asarray(self.xy_mm, dtype=np.float64).reshape(n, 2)
+        self.radius_px = np.asarray(self.radius_px, dtype=np.float64).reshape(n)
+        self.score = np.asarray(self.score, dtype=np.float64).reshape(n)
+        cp = np.asarray(self.cls_prob, dtype=np.float64)
+        self.cls_prob = cp.reshape(n, len(self.classes)) if cp.size else np.zeros((n, 0))
+
+    def __len__(self) -> int:
+        return len(self.xy_px)
+
+    @property
+    def labels(self) -> list[str]:
+        """The most probable class of each detection ('' before identification)."""
+        if not self.classes or self.cls_prob.shape[1] == 0:
+            return [""] * len(self)
+        return [self.classes[i] for i in np.argmax(self.cls_prob, axis=1)]
+
+    def __getitem__(self, index: np.ndarray | slice | list[int]) -> Detections:
+        """Select rows (a boolean mask, an index array or a slice)."""
+        cp = self.cls_prob[index] if self.cls_prob.shape[1] else np.zeros((0, 0))
+        return Detections(
+            self.frame,
+            self.t,
+            self.xy_px[index],
+            self.xy_mm[index],
+            self.radius_px[index],
+            self.score[index],
+            cp,
+            self.classes if self.cls_prob.shape[1] else (),
+        )
+
+    @classmethod
+    def empty(cls, frame: int = 0, t: float = 0.0) -> Detections:
+        return cls(frame, t)
+
+    @classmethod
+    def merge(cls, parts: list[Detections]) -> Detections:
+        """Concatenate detections of the same frame."""
+        if not parts:
+            return cls.empty()
+        classes = next((p.classes for p in parts if p.classes), ())
+        has_cls = all(p.cls_prob.shape[1] == len(classes) for p in parts) and classes
+        return cls(
+            parts[0].frame,
+            parts[0].t,
+            np.concatenate([p.xy_px for p in parts]),
+            np.concatenate([p.xy_mm for p in parts]),
+            np.concatenate([p.radius_px for p in parts]),
+            np.concatenate([p.score for p in parts]),
+            np.concatenate([p.cls_prob for p in parts]) if has_cls else np.zeros((0, 0)),
+            classes if has_cls else (),
+        )
