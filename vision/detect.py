@@ -119,6 +119,7 @@ class BallDetector:
         disc = ((xx**2 + yy**2) <= rk * rk).astype(np.float32)
         self._core = disc / disc.sum()
         self._cloth: tuple[np.ndarray, np.ndarray] | None = None  # fixed cloth model
+        self._image: np.ndarray | None = None
 
     # ------------------------------------------------------------------ geometry
     def _centre_region(self, xy: np.ndarray) -> np.ndarray:
@@ -239,6 +240,7 @@ class BallDetector:
         return acc * (2.0 * math.pi * VOTE_BLUR_PX**2) / (2.0 * math.pi * self.r_vote)
 
     def detect(self, image: np.ndarray, frame: int = 0, t: float = 0.0) -> Detections:
+        self._image = image
         work = self.work_image(image)
         fg, rel = self.foreground(work)
         votes = self.rim_votes(work)
@@ -273,9 +275,69 @@ class BallDetector:
         pts, score = pts[~bad], score[~bad]
         x0, y0 = self.roi[:2]
         xy_px = (pts + 0.5) / self.scale - 0.5 + np.array([x0, y0])
-        xy_mm = self.camera.unproject(xy_px, self.R_mm) if len(xy_px) else np.zeros((0, 2))
-        radius = self.expected_radius_px(xy_mm) if len(xy_px) else np.zeros(0)
+        if len(xy_px) == 0:
+            return Detections.empty(frame, t)
+        xy_mm = self.camera.unproject(xy_px, self.R_mm)
+        radius = self.expected_radius_px(xy_mm)
+        if self._image is not None and self.scale < 1.0:
+            xy_px = self.refine_full(self._image, xy_px, radius)
+            xy_mm = self.camera.unproject(xy_px, self.R_mm)
         return Detections(frame, t, xy_px, xy_mm, radius, score)
+
+    def refine_full(
+        self, image: np.ndarray, xy_px: np.ndarray, radius_px: np.ndarray
+    ) -> np.ndarray:
+        """Sub-pixel centres from the full-resolution rim.
+
+        Edge pixels near the expected rim whose gradient points (in or out) along
+        the radius vote one radius along it; the centre is the gradient-weighted
+        mean of the votes that land near the current centre.  A touching
+        neighbour's rim votes for the neighbour, far away, so it does not pull.
+        """
+        h, w = image.shape[:2]
+        out = np.asarray(xy_px, float).copy()
+        for i in range(len(out)):
+            r = float(radius_px[i])
+            k = int(math.ceil(1.45 * r)) + 1
+            for _ in range(2):
+                cx, cy = out[i]
+                ix, iy = int(round(cx)), int(round(cy))
+                if ix - k < 1 or iy - k < 1 or ix + k >= w - 1 or iy + k >= h - 1:
+                    break
+                patch = image[iy - k - 1 : iy + k + 2, ix - k - 1 : ix + k + 2].astype(np.float32)
+                gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)[1:-1, 1:-1]
+                gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)[1:-1, 1:-1]
+                m = gx * gx + gy * gy
+                if m.ndim == 3:
+                    idx = np.argmax(m, axis=2)[..., None]
+                    gx = np.take_along_axis(gx, idx, 2)[..., 0]
+                    gy = np.take_along_axis(gy, idx, 2)[..., 0]
+                    m = np.take_along_axis(m, idx, 2)[..., 0]
+                yy, xx = np.mgrid[-k : k + 1, -k : k + 1].astype(np.float32)
+                px_, py_ = xx + (ix - cx), yy + (iy - cy)  # relative to the centre
+                dist = np.sqrt(px_ * px_ + py_ * py_)
+                mag = np.sqrt(m)
+                sel = (mag > EDGE_MIN_GRAD) & (dist > 0.6 * r) & (dist < 1.35 * r)
+                if sel.sum() < 8:
+                    break
+                g = mag[sel]
+                ux, uy = gx[sel] / g, gy[sel] / g
+                qx, qy = px_[sel], py_[sel]
+                # the vote (of the two directions) closer to the centre
+                s = np.where(qx * ux + qy * uy > 0, -1.0, 1.0)
+                vx, vy = qx + s * r * ux, qy + s * r * uy
+                near = vx * vx + vy * vy < (0.3 * r) ** 2
+                if near.sum() < 8:
+                    break
+                wt = np.minimum(g[near], EDGE_FULL_GRAD).astype(np.float64)
+                step = np.array([(wt * vx[near]).sum(), (wt * vy[near]).sum()]) / wt.sum()
+                fit = _circle_fit(qx[near], qy[near], wt)
+                if fit is not None and abs(fit[2] - r) < 0.15 * r:
+                    step = fit[:2]
+                out[i] += step
+                if abs(step[0]) + abs(step[1]) < 0.05:
+                    break
+        return out
 
     def _core_support(self, fg: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Mean foreground over the central disc at each (x, y) work pixel."""
@@ -311,3 +373,24 @@ class BallDetector:
             win = rel[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
             out[i] = win.mean()
         return out
+
+
+def _circle_fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray | None:
+    """Weighted algebraic (Kasa) circle fit: (cx, cy, r), or None when degenerate.
+
+    Unlike the mean of fixed-radius votes it does not need the radius, so an
+    unevenly lit rim (one side weaker) does not pull the centre.
+    """
+    x = x.astype(np.float64)
+    y = y.astype(np.float64)
+    A = np.column_stack([x, y, np.ones_like(x)]) * np.sqrt(w)[:, None]
+    b = (x * x + y * y) * np.sqrt(w)
+    try:
+        sol, *_ = np.linalg.lstsq(A, b, rcond=None)
+    except np.linalg.LinAlgError:
+        return None
+    cx, cy = sol[0] / 2, sol[1] / 2
+    r2 = sol[2] + cx * cx + cy * cy
+    if not np.isfinite(r2) or r2 <= 0:
+        return None
+    return np.array([cx, cy, math.sqrt(r2)])
