@@ -1,0 +1,802 @@
+"""Find the table in a fixed camera's view: bed, cushion noses, camera, markings, head.
+
+Steps (each a plain function on numpy arrays):
+
+1. ``median_background``: the median of several frames (what moves is not the table).
+2. ``segment_cloth``: the cloth colour by clustering the image centre, the connected
+   region of that colour around it (any cloth colour), filled.
+3. ``rough_quad``: four corners of that region's hull (CCW in the image).
+4. ``nose_edge_points``: along each side, the first strong edge met walking out from
+   the bed (the cushion nose), sub-pixel, then a robust curve fit (RANSAC).
+5. ``fit_camera``: a bundle adjustment of focal length, radial distortion
+   (plumb-line: the noses are straight) and pose, with the nose points on the plane
+   at the cushion-nose height and the markings (spots, lines) on the cloth -- their
+   parallax fixes the camera height; a weak focal-length prior keeps it defined.
+6. ``measure_markings`` under both head/foot hypotheses: the house line (and any
+   asymmetric marking) tells the head end from the foot end.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from luza.calibration.calib import CalibrationError
+from luza.calibration.camera import CameraModel
+from luza.calibration.lens import plumb_line, undistort_norm
+from luza.calibration.profiles import TableProfile
+from scipy.optimize import least_squares
+
+SEGMENT_WIDTH_PX = 480  # cloth segmentation runs on a copy this wide
+MAX_BACKGROUND_FRAMES = 15
+FOCAL_PRIOR_FRAC = 0.72  # focal length / image width of a typical overhead camera
+FOCAL_PRIOR_LOG_SIGMA = 0.35
+EDGE_SAMPLES_LONG = 80
+EDGE_SAMPLES_SHORT = 40
+RANSAC_THRESHOLD_PX = 2.0
+MARK_SEARCH_MM = 30.0  # how far from its expected place a marking is looked for
+SPOT_MAX_RESIDUAL_MM = 5.0
+ASPECT_TOLERANCE = 0.25
+K2_PRIOR_SIGMA = 0.05
+SIDES = ("head", "right", "foot", "left")  # quad sides in order, see _side_model
+
+
+@dataclass
+class TableFit:
+    camera: CameraModel
+    quality: dict = field(default_factory=dict)
+    edge_points: dict = field(default_factory=dict)  # side -> (N, 2) distorted px
+
+
+# ------------------------------------------------------------------ input frames
+def as_frames(frames: Sequence[np.ndarray] | np.ndarray) -> list[np.ndarray]:
+    if isinstance(frames, np.ndarray):
+        if frames.ndim == 4:
+            frames = list(frames)
+        elif frames.ndim in (2, 3):
+            frames = [frames]
+        else:
+            raise CalibrationError(f"a frame must be an HxW(x3) image, got shape {frames.shape}")
+    out = []
+    for f in frames:
+        f = np.asarray(f)
+        if f.ndim == 2:
+            f = cv2.cvtColor(f, cv2.COLOR_GRAY2BGR)
+        if f.ndim != 3 or f.shape[2] != 3 or min(f.shape[:2]) < 64:
+            raise CalibrationError(f"a frame must be a BGR image, got shape {f.shape}")
+        if f.dtype != np.uint8:
+            f = np.clip(f, 0, 255).astype(np.uint8)
+        out.append(f)
+    if not out:
+        raise CalibrationError("no frames to calibrate from")
+    if len({f.shape for f in out}) > 1:
+        raise CalibrationError("frames differ in size")
+    return out
+
+
+def median_background(frames: list[np.ndarray]) -> np.ndarray:
+    if len(frames) == 1:
+        return frames[0]
+    idx = np.linspace(0, len(frames) - 1, min(len(frames), MAX_BACKGROUND_FRAMES)).astype(int)
+    return np.median(np.stack([frames[i] for i in idx]), axis=0).astype(np.uint8)
+
+
+def check_light(img: np.ndarray) -> None:
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    p99 = float(np.percentile(grey, 99))
+    if p99 < 40 or float(grey.std()) < 4.0:
+        raise CalibrationError(
+            f"the image is too dark or featureless to find a table (brightest 1% at {p99:.0f}/255)"
+        )
+
+
+# ------------------------------------------------------------------ segmentation
+def segment_cloth(img: np.ndarray) -> tuple[np.ndarray, float]:
+    """Filled mask of the cloth region (at a reduced scale) and that scale."""
+    h, w = img.shape[:2]
+    s = min(1.0, SEGMENT_WIDTH_PX / w)
+    small = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
+    hs, ws = lab.shape[:2]
+    y0, y1, x0, x1 = int(hs * 0.3), int(hs * 0.7), int(ws * 0.3), int(ws * 0.7)
+    patch = lab[y0:y1, x0:x1].reshape(-1, 3)
+    crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(1)
+    _, labels, centres = cv2.kmeans(patch, 3, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    counts = np.bincount(labels.ravel(), minlength=3)
+    big = int(np.argmax(counts))
+    if counts[big] < 0.35 * len(patch):
+        raise CalibrationError("no table in view: the image centre has no dominant cloth colour")
+    c = centres[big]
+    wts = np.array([0.35, 1.0, 1.0], np.float32)
+    member = patch[labels.ravel() == big]
+    spread = float(np.percentile(np.sqrt((((member - c) * wts) ** 2).sum(-1)), 90))
+    thr = max(12.0, 3.0 * spread)
+    d = np.sqrt((((lab - c) * wts) ** 2).sum(-1))
+    mask = (d < thr).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, lbl, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    central = lbl[y0:y1, x0:x1].ravel()
+    central = central[central > 0]
+    if central.size == 0:
+        raise CalibrationError("no table in view: no cloth-coloured region at the image centre")
+    keep = int(np.bincount(central).argmax())
+    mask = (lbl == keep).astype(np.uint8)
+    k = max(3, ws // 40) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cnt = max(cnts, key=cv2.contourArea)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, [cnt], -1, 1, -1)
+    if filled.sum() < 0.08 * hs * ws:
+        raise CalibrationError("no table in view: the cloth region covers too little of the image")
+    return filled, s
+
+
+def rough_quad(mask: np.ndarray, scale: float) -> np.ndarray:
+    """Four corners (full-res px) of the cloth region, counter-clockwise on screen."""
+    hs, ws = mask.shape
+    border = np.concatenate([mask[0], mask[-1], mask[:, 0], mask[:, -1]])
+    if border.mean() > 0.04:
+        raise CalibrationError(
+            "the table is cut off: the cloth reaches the image border "
+            f"({100 * border.mean():.0f}% of the border); the whole bed must be in view"
+        )
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for frac in np.linspace(0.005, 0.1, 40):
+        ap = cv2.approxPolyDP(hull, frac * peri, True)
+        if len(ap) == 4:
+            quad = ap.reshape(4, 2).astype(float)
+            break
+        if len(ap) < 4:
+            break
+    if quad is None:
+        raise CalibrationError("could not find four cushion sides around the cloth")
+    # counter-clockwise on screen (y down): negative shoelace sum
+    x, y = quad[:, 0], quad[:, 1]
+    if np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y) > 0:
+        quad = quad[::-1]
+    return (quad + 0.5) / scale - 0.5
+
+
+# ------------------------------------------------------------------ edges
+def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of ``img`` (HxWxC float32) at pts (..., 2)."""
+    shp = pts.shape[:-1]
+    m = pts.reshape(-1, 1, 2).astype(np.float32)
+    out = cv2.remap(img, m[..., 0], m[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(*shp, -1)
+
+
+def _ransac_curve(t: np.ndarray, s: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Inlier mask of a cubic s(t) fitted by RANSAC."""
+    n = len(t)
+    best = np.zeros(n, bool)
+    if n < 6:
+        return best
+    for _ in range(150):
+        idx = rng.choice(n, 4, replace=False)
+        try:
+            c = np.polyfit(t[idx], s[idx], 3)
+        except (np.linalg.LinAlgError, ValueError):
+            continue
+        inl = np.abs(np.polyval(c, t) - s) < RANSAC_THRESHOLD_PX
+        if inl.sum() > best.sum():
+            best = inl
+    if best.sum() >= 6:
+        c = np.polyfit(t[best], s[best], 3)
+        best = np.abs(np.polyval(c, t) - s) < RANSAC_THRESHOLD_PX
+    return best
+
+
+def nose_edge_points(
+    img: np.ndarray, quad: np.ndarray, profile: TableProfile, seed: int = 0
+) -> dict[int, np.ndarray]:
+    """Sub-pixel cushion-nose points along each side of ``quad`` (index -> (N, 2) px)."""
+    f = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
+    rng = np.random.default_rng(seed)
+    centre = quad.mean(axis=0)
+    long_first = np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1])
+    out: dict[int, np.ndarray] = {}
+    lens = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = (b - a) / lens[i]
+        n = np.array([-d[1], d[0]])
+        if np.dot(centre - a, n) < 0:
+            n = -n  # n points into the bed
+        is_long = (i % 2 == 0) == long_first
+        side_mm = profile.length_mm if is_long else profile.width_mm
+        ppm = lens[i] / side_mm
+        s_in = max(12.0, (profile.cushion_width_mm + 70.0) * ppm)
+        s_out = max(8.0, (profile.cushion_width_mm + 0.5 * profile.rail_width_mm) * ppm) + (
+            0.03 * lens[i]
+        )
+        ds = 0.5
+        s = np.arange(-s_in, s_out, ds)  # positive: outwards
+        m = EDGE_SAMPLES_LONG if is_long else EDGE_SAMPLES_SHORT
+        t = np.linspace(0.05, 0.95, m)
+        if is_long:
+            t = t[np.abs(t - 0.5) > 0.045]
+        base = a[None, :] + t[:, None] * (b - a)[None, :]
+        pts = base[:, None, :] - s[None, :, None] * n[None, None, :]
+        prof = _sample(f, pts)  # (m, len(s), 3)
+        g = np.sqrt((np.gradient(prof, ds, axis=1) ** 2).sum(-1))
+        inner = g[:, : max(4, int(0.3 * len(s)))]
+        med = float(np.median(inner))
+        mad = float(np.median(np.abs(inner - med))) * 1.4826
+        thr = max(med + 8.0 * mad, 1.5)
+        found_t, found_s = [], []
+        for j in range(len(t)):
+            over = np.nonzero(g[j] > thr)[0]
+            if over.size == 0:
+                continue
+            k = int(over[0])
+            while k + 1 < len(s) and g[j, k + 1] >= g[j, k]:
+                k += 1
+            if k == 0 or k + 1 >= len(s):
+                continue
+            y0, y1, y2 = g[j, k - 1], g[j, k], g[j, k + 1]
+            den = y0 - 2 * y1 + y2
+            off = 0.5 * (y0 - y2) / den if den < 0 else 0.0
+            found_t.append(t[j] * lens[i])
+            found_s.append(s[k] + off * ds)
+        if len(found_t) < 6:
+            out[i] = np.zeros((0, 2))
+            continue
+        ft, fs = np.array(found_t), np.array(found_s)
+        inl = _ransac_curve(ft, fs, rng)
+        pts_px = a[None, :] + ft[inl, None] * d[None, :] - fs[inl, None] * n[None, :]
+        out[i] = pts_px
+    return out
+
+
+# ------------------------------------------------------------------ camera model
+def _rot_about_table(cam: CameraModel, L: float, W: float) -> CameraModel:
+    """The same camera with the table frame turned 180 degrees (head <-> foot)."""
+    R = cam.R @ np.diag([-1.0, -1.0, 1.0])
+    t = cam.tvec + cam.R @ np.array([L, W, 0.0])
+    return CameraModel(cam.K, cam.dist, cv2.Rodrigues(R)[0].ravel(), t, cam.image_size)
+
+
+def _pose_from_homography(H: np.ndarray, K: np.ndarray, plane_h: float) -> tuple:
+    """Pose (rvec, tvec) from a plane homography (plane z = -plane_h) and intrinsics."""
+    M = np.linalg.solve(K, H)
+    lam = 1.0 / np.linalg.norm(M[:, 0])
+    if M[2, 2] * lam < 0:
+        lam = -lam
+    r1, r2, tp = M[:, 0] * lam, M[:, 1] * lam, M[:, 2] * lam
+    r3 = np.cross(r1, r2)
+    U, _, Vt = np.linalg.svd(np.column_stack([r1, r2, r3]))
+    R = U @ Vt
+    if np.linalg.det(R) < 0:
+        R = U @ np.diag([1, 1, -1]) @ Vt
+    t = tp + plane_h * R[:, 2]
+    return cv2.Rodrigues(R)[0].ravel(), t
+
+
+def _line_intersect(p1, d1, p2, d2) -> np.ndarray:
+    A = np.column_stack([d1, -d2])
+    st = np.linalg.solve(A, p2 - p1)
+    return p1 + st[0] * d1
+
+
+@dataclass
+class _Obs:
+    """Observations for the bundle adjustment (all in distorted pixels)."""
+
+    edges: dict[int, np.ndarray]  # quad side index -> points on that cushion nose
+    spots: dict[str, np.ndarray] = field(default_factory=dict)  # name -> px (height 0)
+    lines: dict[str, np.ndarray] = field(default_factory=dict)  # name -> px points (height 0)
+
+
+class _Model:
+    """Camera parameters: log focal, kk1, kk2 (for f_ref), rvec, tvec."""
+
+    def __init__(self, image_size, f_ref: float, hint: CameraModel | None):
+        self.w, self.h = image_size
+        self.f_ref = f_ref
+        self.hint = hint
+
+    def camera(self, p: np.ndarray) -> CameraModel:
+        if self.hint is not None:
+            return CameraModel(self.hint.K, self.hint.dist, p[0:3], p[3:6], (self.w, self.h))
+        f = math.exp(p[0])
+        r = f / self.f_ref
+        K = np.array([[f, 0, self.w / 2.0], [0, f, self.h / 2.0], [0, 0, 1.0]])
+        dist = np.array([p[1] * r**2, p[2] * r**4, 0, 0, 0])
+        return CameraModel(K, dist, p[3:6], p[6:9], (self.w, self.h))
+
+    def unproject(self, p: np.ndarray, px: np.ndarray, height: float) -> np.ndarray:
+        """Smooth unprojection (fixed-iteration undistortion) for the optimiser."""
+        cam = self.camera(p)
+        if self.hint is not None:
+            und = cam.undistort_px(px)
+            xn = (und[:, 0] - cam.K[0, 2]) / cam.K[0, 0]
+            yn = (und[:, 1] - cam.K[1, 2]) / cam.K[1, 1]
+        else:
+            f = cam.K[0, 0]
+            xn, yn = undistort_norm(
+                (px[:, 0] - self.w / 2.0) / f, (px[:, 1] - self.h / 2.0) / f, *cam.dist[:2]
+            )
+        rays = cam.R.T @ np.vstack([xn, yn, np.ones_like(xn)])
+        C = cam.centre_world
+        s = (-height - C[2]) / rays[2]
+        return (C[:, None] + rays * s)[:2].T
+
+
+def _side_model(profile: TableProfile) -> list[tuple[int, float]]:
+    """For quad sides 0..3 (head, right, foot, left): (world axis, value) of the nose line."""
+    L, W = profile.length_mm, profile.width_mm
+    return [(0, 0.0), (1, W), (0, L), (1, 0.0)]
+
+
+def _bundle(
+    model: _Model,
+    p0: np.ndarray,
+    obs: _Obs,
+    profile: TableProfile,
+    mm_per_px: float,
+    f_prior: float,
+) -> tuple[np.ndarray, dict]:
+    hn = profile.cushion_nose_height_mm
+    sides = _side_model(profile)
+    spot_names = list(obs.spots)
+    spot_mm = np.array([profile.spots[k] for k in spot_names]).reshape(-1, 2)
+    spot_px = np.array([obs.spots[k] for k in spot_names]).reshape(-1, 2)
+
+    def line_x(name: str) -> tuple[int, float]:
+        (x0, y0), (x1, y1) = profile.lines[name]
+        return (0, x0) if abs(x1 - x0) < abs(y1 - y0) else (1, y0)
+
+    def res(p: np.ndarray) -> np.ndarray:
+        out = []
+        for i, pts in obs.edges.items():
+            if len(pts) == 0:
+                continue
+            ax, v = sides[i]
+            out.append((model.unproject(p, pts, hn)[:, ax] - v) / mm_per_px)
+        for name, pts in obs.lines.items():
+            ax, v = line_x(name)
+            out.append((model.unproject(p, pts, 0.0)[:, ax] - v) / mm_per_px)
+        if spot_names:
+            out.append((model.camera(p).project(spot_mm, 0.0) - spot_px).ravel())
+        if model.hint is None:
+            out.append(
+                np.array(
+                    [(p[0] - math.log(f_prior)) / FOCAL_PRIOR_LOG_SIGMA, p[2] / K2_PRIOR_SIGMA]
+                )
+            )
+        return np.concatenate(out)
+
+    sol = least_squares(res, p0, loss="huber", f_scale=1.0, x_scale="jac", max_nfev=200)
+    r = res(sol.x)
+    info = {"cost": float(sol.cost), "residuals": r}
+    return sol.x, info
+
+
+# ------------------------------------------------------------------ markings
+def _grey(img: np.ndarray) -> np.ndarray:
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return cv2.GaussianBlur(g, (0, 0), 0.7)[..., None]
+
+
+def measure_line(grey, cam: CameraModel, profile: TableProfile, name: str) -> dict | None:
+    """Find a straight marked line on the cloth near where ``cam`` puts it."""
+    (x0, y0), (x1, y1) = profile.lines[name]
+    p0, p1 = np.array([x0, y0]), np.array([x1, y1])
+    d = (p1 - p0) / np.linalg.norm(p1 - p0)
+    n = np.array([-d[1], d[0]])
+    t = np.linspace(0.06, 0.94, 40)
+    # a thin line: the centre differs from both sides a few pixels away
+    mm_px = cam.mm_per_px(tuple((p0 + p1) / 2), 0.0)
+    side_mm = max(6.0, 4.0 * mm_px)
+    step = 0.5
+    k = int(round(side_mm / step))
+    u = np.arange(-MARK_SEARCH_MM - 2 * side_mm, MARK_SEARCH_MM + 2 * side_mm + 0.01, step)
+    world = p0 + t[:, None, None] * (p1 - p0) + u[None, :, None] * n
+    px = cam.project(world.reshape(-1, 2), 0.0).reshape(len(t), len(u), 2)
+    prof = _sample(grey, px)[..., 0]
+    c = prof[:, k:-k]
+    resp = c - 0.5 * (prof[:, : -2 * k] + prof[:, 2 * k :])
+    mp = np.median(resp, axis=0)
+    uu = u[k:-k]
+    inside = np.abs(uu) <= MARK_SEARCH_MM
+    sign = 1.0 if mp[inside].max() > -mp[inside].min() else -1.0
+    mp = sign * mp
+    j = int(np.argmax(np.where(inside, mp, -np.inf)))
+    far = np.abs(np.arange(len(mp)) - j) > 1.5 * k
+    rf = resp[:, far] if far.sum() >= 4 else resp
+    noise = 1.4826 * float(np.median(np.abs(rf - np.median(rf)))) + 0.5
+    sig = float(mp[j] / noise)
+    if sig < 4.0 or mp[j] < 2.0:
+        return {"significance": sig, "found": False}
+    # per-position sub-pixel peaks near the common peak
+    pts = []
+    for row in sign * resp:
+        lo, hi = max(1, j - 6), min(len(row) - 1, j + 7)
+        q = lo + int(np.argmax(row[lo:hi]))
+        if q <= 0 or q + 1 >= len(row) or row[q] < 0.5 * mp[j]:
+            pts.append(None)
+            continue
+        a, b, cc = row[q - 1], row[q], row[q + 1]
+        den = a - 2 * b + cc
+        off = 0.5 * (a - cc) / den if den < 0 else 0.0
+        pts.append(uu[q] + off * 0.5)
+    keep = [i for i, v in enumerate(pts) if v is not None]
+    if len(keep) < 8:
+        return {"significance": sig, "found": False}
+    wpts = np.array([p0 + t[i] * (p1 - p0) + pts[i] * n for i in keep])
+    return {
+        "significance": sig,
+        "found": True,
+        "offset_mm": float(np.median([pts[i] for i in keep])),
+        "px": cam.project(wpts, 0.0),
+    }
+
+
+def measure_spot(grey, cam: CameraModel, profile: TableProfile, name: str) -> dict | None:
+    """Find a small round spot on the cloth near where ``cam`` puts it."""
+    x, y = profile.spots[name]
+    step = 1.0
+    u = np.arange(-MARK_SEARCH_MM - 15, MARK_SEARCH_MM + 15.01, step)
+    gx, gy = np.meshgrid(u, u)
+    world = np.stack([x + gx, y + gy], -1)
+    px = cam.project(world.reshape(-1, 2), 0.0).reshape(len(u), len(u), 2)
+    patch = _sample(grey, px)[..., 0]
+    sigma_mm = max(7.0, 1.6 * cam.mm_per_px((x, y), 0.0))
+    log = -cv2.GaussianBlur(patch, (0, 0), sigma_mm) + cv2.GaussianBlur(
+        patch, (0, 0), 2.5 * sigma_mm
+    )
+    m = 15
+    core = log[m:-m, m:-m]
+    sign = 1.0 if core.max() > -core.min() else -1.0
+    core = sign * core
+    iy, ix = np.unravel_index(int(np.argmax(core)), core.shape)
+    noise = 1.4826 * float(np.median(np.abs(core - np.median(core)))) + 0.2
+    sig = float(core[iy, ix] / noise)
+    if sig < 6.0 or core[iy, ix] < 1.5:
+        return {"significance": sig, "found": False}
+    # sub-pixel by an intensity-weighted centroid of the positive response
+    y0, y1 = max(0, iy - 4), min(core.shape[0], iy + 5)
+    x0, x1 = max(0, ix - 4), min(core.shape[1], ix + 5)
+    wgt = np.clip(core[y0:y1, x0:x1] - 0.5 * core[iy, ix], 0, None)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    cy = (wgt * yy).sum() / wgt.sum()
+    cx = (wgt * xx).sum() / wgt.sum()
+    wx = x + u[m] + cx * step
+    wy = y + u[m] + cy * step
+    return {
+        "significance": sig,
+        "found": True,
+        "offset_mm": float(math.hypot(wx - x, wy - y)),
+        "px": cam.project(np.array([wx, wy]), 0.0),
+    }
+
+
+def _mirror_names(profile: TableProfile) -> tuple[list[str], list[str]]:
+    """Marked lines and spots whose 180-degree image is not also marked (they tell head/foot)."""
+    L, W = profile.length_mm, profile.width_mm
+
+    def mirrored(p) -> tuple[float, float]:
+        return (L - p[0], W - p[1])
+
+    spots = [profile.spots[s] for s in profile.marked_spots]
+    asym_spots = [
+        s
+        for s in profile.marked_spots
+        if not any(np.hypot(*np.subtract(mirrored(profile.spots[s]), q)) < 20 for q in spots)
+    ]
+    asym_lines = []
+    for name in profile.marked_lines:
+        a, b = profile.lines[name]
+        ma, mb = mirrored(a), mirrored(b)
+        same = False
+        for other in profile.marked_lines:
+            c, d = profile.lines[other]
+            for p, q in ((ma, mb), (mb, ma)):
+                if np.hypot(*np.subtract(p, c)) < 20 and np.hypot(*np.subtract(q, d)) < 20:
+                    same = True
+        if not same:
+            asym_lines.append(name)
+    return asym_lines, asym_spots
+
+
+def _image_side(cam: CameraModel, profile: TableProfile) -> str:
+    """Where the head cushion is in the image: left, right, top or bottom."""
+    head = cam.project(np.array([0.0, profile.width_mm / 2]), 0.0)
+    mid = cam.project(np.array([profile.length_mm / 2, profile.width_mm / 2]), 0.0)
+    dx, dy = head - mid
+    if abs(dx) >= abs(dy):
+        return "left" if dx < 0 else "right"
+    return "top" if dy < 0 else "bottom"
+
+
+# ------------------------------------------------------------------ main entry
+def find_table(
+    frames: Sequence[np.ndarray] | np.ndarray,
+    profile: TableProfile,
+    camera_hint: CameraModel | None = None,
+    head: str | None = None,
+) -> TableFit:
+    t_start = time.perf_counter()
+    frames_l = as_frames(frames)
+    img = median_background(frames_l)
+    h, w = img.shape[:2]
+    check_light(img)
+    if camera_hint is not None and tuple(camera_hint.image_size) != (w, h):
+        raise CalibrationError(
+            f"the camera file is for {camera_hint.image_size[0]}x{camera_hint.image_size[1]} "
+            f"images, the video is {w}x{h}"
+        )
+    mask, scale = segment_cloth(img)
+    quad = rough_quad(mask, scale)
+    lens = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    if lens[0] + lens[2] > lens[1] + lens[3]:
+        quad = np.roll(quad, -1, axis=0)  # side 0 is a short side
+        lens = lens[1:] + lens[:1]
+    ratio = (lens[1] + lens[3]) / (lens[0] + lens[2])
+    if abs(ratio / profile.aspect - 1.0) > ASPECT_TOLERANCE:
+        raise CalibrationError(
+            f"wrong table profile? the table in view is about {ratio:.2f}:1, "
+            f"profile '{profile.name}' is {profile.aspect:.2f}:1"
+        )
+    edges = nose_edge_points(img, quad, profile)
+    for i, pts in edges.items():
+        if len(pts) < 6:
+            raise CalibrationError(
+                f"could not find the cushion nose along side {i} of the table "
+                "(covered, or too little contrast)"
+            )
+
+    # ---- initial camera: plumb-line distortion, lines, homography, pose
+    f_prior = FOCAL_PRIOR_FRAC * w
+    if camera_hint is not None:
+        f_prior = float(camera_hint.K[0, 0])
+    model = _Model((w, h), f_prior, camera_hint)
+    if camera_hint is None:
+        kk1, kk2, _ = plumb_line([edges[i] for i in range(4)], (w, h), f_prior)
+    else:
+        kk1 = kk2 = 0.0
+
+    def undist(px: np.ndarray) -> np.ndarray:
+        if camera_hint is not None:
+            return camera_hint.undistort_px(px)
+        x, y = undistort_norm((px[:, 0] - w / 2) / f_prior, (px[:, 1] - h / 2) / f_prior, kk1, kk2)
+        return np.column_stack([x * f_prior + w / 2, y * f_prior + h / 2])
+
+    lines = []
+    for i in range(4):
+        u = undist(edges[i]).astype(np.float32)
+        vx, vy, x0, y0 = cv2.fitLine(u, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
+    corners_u = np.array(
+        [_line_intersect(*lines[(i - 1) % 4], *lines[i]) for i in range(4)]
+    )  # corner i starts side i
+    hn = profile.cushion_nose_height_mm
+    L, W = profile.length_mm, profile.width_mm
+    world = np.array([[0, 0], [0, W], [L, W], [L, 0]], float)  # head-left, head-right, ...
+    Hm, _ = cv2.findHomography(world, corners_u)
+    K0 = (
+        camera_hint.K
+        if camera_hint is not None
+        else np.array([[f_prior, 0, w / 2], [0, f_prior, h / 2], [0, 0, 1.0]])
+    )
+    rvec, tvec = _pose_from_homography(Hm, K0, hn)
+    if camera_hint is not None:
+        p0 = np.concatenate([rvec, tvec])
+    else:
+        p0 = np.concatenate([[math.log(f_prior), kk1, kk2], rvec, tvec])
+    mm_per_px = (L + W) / (lens[0] + lens[1] + lens[2] + lens[3]) * 2.0
+    obs = _Obs(edges)
+    p, info = _bundle(model, p0, obs, profile, mm_per_px, f_prior)
+    cam_a = model.camera(p)
+
+    # ---- head or foot: the asymmetric markings under both hypotheses
+    grey = _grey(img)
+    cam_b = _rot_about_table(cam_a, L, W)
+    asym_lines, asym_spots = _mirror_names(profile)
+    score = [0.0, 0.0]
+    for k, cam in enumerate((cam_a, cam_b)):
+        for name in asym_lines:
+            r = measure_line(grey, cam, profile, name)
+            score[k] += r["significance"] if r and r["found"] else 0.0
+        for name in asym_spots:
+            r = measure_spot(grey, cam, profile, name)
+            score[k] += r["significance"] if r and r["found"] else 0.0
+    decided_by = "markings"
+    if max(score) > 0 and min(score) < 0.5 * max(score):
+        use_b = score[1] > score[0]
+    else:
+        use_b = None
+        if head is not None:
+            decided_by = "hint"
+            want = head.lower()
+            if want not in ("left", "right", "top", "bottom"):
+                raise CalibrationError(f"--head must be left, right, top or bottom, not '{head}'")
+            if _image_side(cam_a, profile) == want:
+                use_b = False
+            elif _image_side(cam_b, profile) == want:
+                use_b = True
+            else:
+                raise CalibrationError(f"the table's head cushion cannot be at the {want}")
+        else:
+            decided_by = "assumed"
+            # no evidence: the head at the image left (or top)
+            use_b = _image_side(cam_a, profile) not in ("left", "top")
+    if use_b:
+        p_list = list(p)
+        cam_b_p = cam_b
+        if camera_hint is None:
+            p = np.concatenate([p_list[:3], cam_b_p.rvec, cam_b_p.tvec])
+        else:
+            p = np.concatenate([cam_b_p.rvec, cam_b_p.tvec])
+        obs.edges = {(i + 2) % 4: v for i, v in edges.items()}
+    cam = model.camera(p)
+
+    # ---- all markings, then the final bundle with their parallax
+    found_marks: dict[str, dict] = {}
+    for _round in range(2):
+        obs.spots, obs.lines = {}, {}
+        found_marks = {}
+        for name in profile.marked_lines:
+            r = measure_line(grey, cam, profile, name)
+            if r and r["found"]:
+                obs.lines[name] = r["px"]
+                found_marks[f"line:{name}"] = r
+        for name in profile.marked_spots:
+            r = measure_spot(grey, cam, profile, name)
+            if r and r["found"]:
+                obs.spots[name] = r["px"]
+                found_marks[f"spot:{name}"] = r
+        p, info = _bundle(model, p, obs, profile, mm_per_px, f_prior)
+        cam = model.camera(p)
+    # drop spots the final model disagrees with (a ball on the spot, a stain)
+    bad = []
+    for name, px in list(obs.spots.items()):
+        err = float(np.linalg.norm(cam.unproject(px, 0.0) - np.array(profile.spots[name])))
+        if err > SPOT_MAX_RESIDUAL_MM:
+            bad.append(name)
+            del obs.spots[name]
+            del found_marks[f"spot:{name}"]
+    if bad:
+        p, info = _bundle(model, p, obs, profile, mm_per_px, f_prior)
+        cam = model.camera(p)
+
+    quality = _quality(
+        cam, profile, img, obs, found_marks, decided_by, score, camera_hint, len(frames_l)
+    )
+    quality["seconds"] = round(time.perf_counter() - t_start, 3)
+    _sanity(cam, profile, quality)
+    return TableFit(cam, quality, obs.edges)
+
+
+def _quality(cam, profile, img, obs: _Obs, found_marks, decided_by, score, hint, n_frames) -> dict:
+    hn = profile.cushion_nose_height_mm
+    sides = _side_model(profile)
+    res_mm = []
+    per_side = {}
+    for i, pts in obs.edges.items():
+        ax, v = sides[i]
+        r = cam.unproject(pts, hn)[:, ax] - v
+        res_mm.append(r)
+        per_side[SIDES[i]] = int(len(pts))
+    allr = np.concatenate(res_mm)
+    edge_rms_mm = float(np.sqrt(np.mean(allr**2)))
+    mm_px = cam.mm_per_px((profile.length_mm / 2, profile.width_mm / 2))
+    marks_found, marks_missing = {}, []
+    for name in profile.marked_lines:
+        key = f"line:{name}"
+        if key in found_marks:
+            ax_v = profile.lines[name][0]
+            xs = cam.unproject(obs.lines[name], 0.0)
+            vert = abs(profile.lines[name][1][0] - ax_v[0]) < 1e-6
+            d = xs[:, 0] - ax_v[0] if vert else xs[:, 1] - ax_v[1]
+            marks_found[key] = {"residual_mm": round(float(np.sqrt(np.mean(d**2))), 2)}
+        else:
+            marks_missing.append(key)
+    for name in profile.marked_spots:
+        key = f"spot:{name}"
+        if key in found_marks:
+            e = np.linalg.norm(cam.unproject(obs.spots[name], 0.0) - profile.spots[name])
+            marks_found[key] = {"residual_mm": round(float(e), 2)}
+        else:
+            marks_missing.append(key)
+    # pockets: a dark hole where the model puts each one
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    cloth = float(
+        np.median(
+            _sample(
+                grey[..., None],
+                cam.project(
+                    np.array(
+                        [
+                            [profile.length_mm * a, profile.width_mm * b]
+                            for a in (0.3, 0.6, 0.7)
+                            for b in (0.3, 0.7)
+                        ]
+                    ),
+                    0.0,
+                ),
+            )
+        )
+    )
+    pockets_found, pockets_missing = [], []
+    for name, pk in profile.pockets().items():
+        r = pk.spec.drop_radius_mm * 0.5
+        ring = np.array(
+            [
+                [pk.centre[0] + r * math.cos(a), pk.centre[1] + r * math.sin(a)]
+                for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)
+            ]
+            + [pk.centre]
+        )
+        v = float(np.median(_sample(grey[..., None], cam.project(ring, hn))))
+        (pockets_found if v < 0.7 * cloth else pockets_missing).append(name)
+    C = cam.centre_world
+    axis = cam.R.T @ np.array([0.0, 0.0, 1.0])
+    tilt = math.degrees(math.acos(min(1.0, abs(axis[2]))))
+    n_marks = len(profile.marked_spots) + len(profile.marked_lines)
+    if hint is not None:
+        focal_source = "camera file"
+    elif found_marks:
+        focal_source = "markings parallax + perspective + prior"
+    else:
+        focal_source = "perspective + prior (no markings found: camera height is a guess)"
+    conf = 1.0
+    conf *= min(1.0, 1.0 / max(edge_rms_mm / max(mm_px, 1e-6), 0.5))  # ~1 px rms or better
+    if n_marks:
+        conf *= 0.6 + 0.4 * len(marks_found) / n_marks
+    if decided_by != "markings":
+        conf *= 0.6
+    conf *= 0.7 + 0.3 * len(pockets_found) / 6
+    return {
+        "frames_used": n_frames,
+        "edge_points": per_side,
+        "edge_rms_mm": round(edge_rms_mm, 2),
+        "edge_rms_px": round(edge_rms_mm / mm_px, 3),
+        "mm_per_px_centre": round(mm_px, 3),
+        "markings": {
+            "found": marks_found,
+            "missing": marks_missing,
+            "fallback": "profile geometry" if marks_missing else None,
+        },
+        "pockets": {"found": pockets_found, "missing": pockets_missing},
+        "head_end": {
+            "image_side": _image_side(cam, profile),
+            "decided_by": decided_by,
+            "evidence": [round(s, 1) for s in score],
+        },
+        "camera": {
+            "focal_px": round(float(cam.K[0, 0]), 1),
+            "height_mm": round(float(-C[2]), 1),
+            "tilt_deg": round(tilt, 2),
+            "k1": round(float(cam.dist[0]), 4),
+            "k2": round(float(cam.dist[1]), 4),
+            "focal_source": focal_source,
+        },
+        "confidence": round(float(conf), 3),
+    }
+
+
+def _sanity(cam: CameraModel, profile: TableProfile, q: dict) -> None:
+    w = cam.image_size[0]
+    f = cam.K[0, 0]
+    if not (0.15 * w < f < 6.0 * w) or q["camera"]["tilt_deg"] > 50:
+        raise CalibrationError(
+            "the fitted camera is implausible (focal "
+            f"{f:.0f} px, tilt {q['camera']['tilt_deg']:.0f} deg): wrong table profile?"
+        )
+    if q["edge_rms_px"] > 4.0:
+        raise CalibrationError(
+            f"the cushion lines do not fit profile '{profile.name}' "
+            f"(rms {q['edge_rms_px']:.1f} px): wrong profile or table not found"
+        )
