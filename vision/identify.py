@@ -1,0 +1,147 @@
+"""Ball identification: which kind of ball each detection is.
+
+Colour rules first (robust and cheap): the median hue/saturation of a ball's core
+(highlights and the rim left out) separates the pale balls (ivory, the white cue
+balls) from the saturated ones, and red from yellow by hue.  What colour cannot
+settle -- Five Ball's white 1 (one dot) from white 2 (two dots) -- goes to a
+small CNN run with onnxruntime (``models/ball_dots.onnx``, trained by
+``models/train_ball_classifier.py``).  Without the model file, both whites stay
+50/50 and the tracker keeps them apart by motion alone.
+
+Classes per game (``GAME_CLASSES``): Free Pyramid ``ivory``/``Y``; Five Ball
+``W1``/``W2``/``red``/``K``.  The tracker turns classes into ball ids (two reds
+are told apart by tracking, as are the 15 ivory balls).
+"""
+
+from __future__ import annotations
+
+import math
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .detections import Detections
+
+GAME_CLASSES: dict[str, tuple[str, ...]] = {
+    "free-pyramid": ("ivory", "Y"),
+    "five-ball": ("W1", "W2", "red", "K"),
+}
+PALE_SATURATION = 0.40  # HSV saturation (0..1) splitting pale from coloured balls
+SATURATION_SOFTNESS = 0.06  # logistic width of that split
+RED_HUE_DEG = 18.0  # hue within this of 0/360 degrees is red, else yellow
+CORE_FRACTION = 0.6  # radius of the sampled core / ball radius
+CROP_SIZE_PX = 32  # CNN input: a ball crop resampled to this size (ball diameter ~ 24 px)
+CROP_DIAMETERS = 1.33  # the crop spans this many ball diameters
+DOTS_MODEL = "ball_dots.onnx"
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def core_hsv(image: np.ndarray, xy_px: np.ndarray, radius_px: np.ndarray) -> np.ndarray:
+    """Median (hue deg, saturation, value) of each ball's core, highlights left out."""
+    h, w = image.shape[:2]
+    out = np.zeros((len(xy_px), 3))
+    for i, ((x, y), r) in enumerate(zip(xy_px, radius_px, strict=True)):
+        k = max(1, int(round(CORE_FRACTION * r)))
+        ix, iy = int(round(x)), int(round(y))
+        x0, y0, x1, y1 = max(0, ix - k), max(0, iy - k), min(w, ix + k + 1), min(h, iy + k + 1)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        patch = image[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32) / 255.0
+        v = patch.max(1)
+        mn = patch.min(1)
+        s = np.where(v > 1e-3, (v - mn) / np.maximum(v, 1e-3), 0.0)
+        keep = v < np.percentile(v, 85) + 1e-6  # drop the specular highlight
+        b, g, rr = patch[keep].T
+        hue = np.degrees(np.arctan2(math.sqrt(3) * (g - b), 2 * rr - g - b)) % 360.0
+        # circular median-ish: mean of unit vectors
+        a = np.radians(hue)
+        hmean = math.degrees(math.atan2(np.sin(a).mean(), np.cos(a).mean())) % 360.0
+        out[i] = (hmean, float(np.median(s[keep])), float(np.median(v[keep])))
+    return out
+
+
+class BallIdentifier:
+    """Adds ``cls_prob`` over ``GAME_CLASSES[game]`` to detections."""
+
+    def __init__(self, game: str, model_path: str | Path | None = None) -> None:
+        if game not in GAME_CLASSES:
+            raise ValueError(f"unknown game {game!r}")
+        self.game = game
+        self.classes = GAME_CLASSES[game]
+        self._session = None
+        if game == "five-ball":
+            self._session = _load_dots_model(model_path)
+
+    @property
+    def has_dots_model(self) -> bool:
+        return self._session is not None
+
+    def identify(self, image: np.ndarray, det: Detections) -> Detections:
+        n = len(det)
+        if n == 0:
+            det.classes = self.classes
+            det.cls_prob = np.zeros((0, len(self.classes)))
+            return det
+        hsv = core_hsv(image, det.xy_px, det.radius_px)
+        p_col = _sigmoid((hsv[:, 1] - PALE_SATURATION) / SATURATION_SOFTNESS)
+        hue_from_red = np.minimum(hsv[:, 0], 360.0 - hsv[:, 0])
+        p_red = _sigmoid((RED_HUE_DEG - hue_from_red) / 4.0)
+        if self.game == "free-pyramid":
+            prob = np.column_stack([1.0 - p_col, p_col])
+        else:
+            p_w1 = np.full(n, 0.5)
+            if self._session is not None:
+                pale = np.nonzero(p_col < 0.5)[0]
+                if len(pale):
+                    p_w1[pale] = self.dots_one_probability(image, det.xy_px[pale], det.radius_px[pale])
+            prob = np.column_stack(
+                [(1 - p_col) * p_w1, (1 - p_col) * (1 - p_w1), p_col * p_red, p_col * (1 - p_red)]
+            )
+        det.classes = self.classes
+        det.cls_prob = prob
+        return det
+
+    def dots_one_probability(self, image: np.ndarray, xy_px: np.ndarray, radius_px) -> np.ndarray:
+        """P(white 1) for white balls, from the CNN on normalised crops."""
+        crops = np.stack([ball_crop(image, xy, r) for xy, r in zip(xy_px, radius_px, strict=True)])
+        logits = self._session.run(None, {"crops": crops})[0]
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        return (e / e.sum(1, keepdims=True))[:, 0]
+
+
+def ball_crop(image: np.ndarray, xy_px, radius_px: float) -> np.ndarray:
+    """A (3, CROP_SIZE_PX, CROP_SIZE_PX) float32 crop centred on a ball, scaled to size."""
+    half = CROP_DIAMETERS * float(radius_px)
+    s = CROP_SIZE_PX / (2 * half)
+    x, y = float(xy_px[0]), float(xy_px[1])
+    M = np.array([[s, 0, CROP_SIZE_PX / 2 - s * x], [0, s, CROP_SIZE_PX / 2 - s * y]])
+    crop = cv2.warpAffine(
+        image, M, (CROP_SIZE_PX, CROP_SIZE_PX), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT
+    )
+    c = crop.astype(np.float32) / 255.0
+    c = (c - c.mean()) / (c.std() + 1e-3)
+    return c.transpose(2, 0, 1).copy()
+
+
+def _load_dots_model(model_path: str | Path | None):
+    try:
+        import onnxruntime as ort
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+    if model_path is None:
+        res = resources.files("luza.models") / DOTS_MODEL
+        if not res.is_file():
+            return None
+        model_path = Path(str(res))
+    p = Path(model_path)
+    if not p.exists():
+        return None
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
