@@ -84,6 +84,10 @@ class Item:
     def t(self) -> float:
         return self.event.t
 
+    @property
+    def confidence(self) -> float:
+        return self.event.confidence
+
     def get(self, key: str, default: Any = None) -> Any:
         return self.event.get(key, default)
 
@@ -133,6 +137,7 @@ class ShotRecord:
     inputs: list[Item] = field(default_factory=list)
     lag: bool = False
     before_rest: bool = False  # struck before the previous stroke ended (GR-15.2)
+    following: Item | None = None  # the shot_start / table_state that closed this record
 
     @property
     def start(self) -> Item:

@@ -142,9 +142,11 @@ class StreamChecker:
                 raise rule_error(it.where, f"unknown ball id {b!r} in positions for {self.game}")
         return {b: (float(v[0]), float(v[1])) for b, v in pos.items()}
 
-    def _flush(self) -> Iterator[Setup | ShotRecord]:
+    def _flush(self, by: Item | None = None) -> Iterator[Setup | ShotRecord]:
         if self.pending is not None:
             self.pending.after = dict(self.positions)
+            if isinstance(self.pending, ShotRecord):
+                self.pending.following = by
             yield self.pending
             self.pending = None
 
@@ -188,7 +190,7 @@ class StreamChecker:
                     f"(use --game {it['game']})",
                 )
             pos = self._positions(it)
-            yield from self._flush()
+            yield from self._flush(it)
             self.positions = pos
             self.gone = {b: it.where for b in self.balls if b not in pos}
             self.started = True
@@ -210,7 +212,7 @@ class StreamChecker:
                     f"shot_start while the stroke started at {s.start.where} is still running "
                     "(no shot_end)",
                 )
-            yield from self._flush()
+            yield from self._flush(it)
             if lag:
                 n = 0
             else:
