@@ -1,0 +1,336 @@
+"""People at the table: the cue and arms of a player, hands placing and taking balls.
+
+Everything here is plain 3-D geometry in table millimetres (``x, y`` on the bed as in
+DESIGN.md, ``h`` = height above the cloth).  The renderer ray-casts the primitives
+(tapered capsules and ellipsoids) per pixel, so they occlude balls and the table
+with the right perspective, and casts their soft shadows onto the cloth.
+
+The two entry points the scene writer calls:
+
+* :func:`cue_for_strike` -- the cue lying along the stroke line behind the cue ball,
+  the bridge hand and forearm, the grip hand; feathering before the stroke, the
+  final back-swing, contact at ``t_strike`` and the follow-through;
+* :func:`hand_at` -- a hand reaching in from the nearest rail to ``pos`` (placing
+  or taking a ball) between ``t0`` and ``t1``.
+
+Both return a list of :data:`Occluder` (empty when nothing is in view at ``t``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from luza.calibration.profiles import TableProfile
+
+Vec3 = tuple[float, float, float]  # (x_mm, y_mm, height_mm)
+
+
+@dataclass(frozen=True)
+class Capsule:
+    """A tapered capsule (sphere-swept segment) from ``p0`` (radius ``r0_mm``) to ``p1``."""
+
+    p0: Vec3
+    p1: Vec3
+    r0_mm: float
+    r1_mm: float
+    rgb: tuple[float, float, float]
+    gloss: float = 0.0  # 0 matte (skin, cloth) .. 1 varnished wood
+
+
+@dataclass(frozen=True)
+class Ellipsoid:
+    """An ellipsoid with semi-axes ``radii_mm`` (along, across, up), turned by ``yaw_rad``."""
+
+    centre: Vec3
+    radii_mm: tuple[float, float, float]
+    yaw_rad: float
+    rgb: tuple[float, float, float]
+    gloss: float = 0.0
+
+
+Occluder = Capsule | Ellipsoid
+
+# Colours (linear RGB) of a pyramid cue.
+CUE_TIP_RGB = (0.06, 0.12, 0.30)  # chalked leather
+CUE_FERRULE_RGB = (0.75, 0.72, 0.62)
+CUE_SHAFT_RGB = (0.62, 0.46, 0.26)  # maple
+CUE_JOINT_RGB = (0.55, 0.42, 0.15)  # brass
+CUE_BUTT_RGB = (0.06, 0.025, 0.015)  # ebony / rosewood
+CUE_WRAP_RGB = (0.02, 0.02, 0.02)
+
+CUE_LENGTH_MM = 1600.0
+SKIN_RGB = (0.55, 0.32, 0.22)
+SLEEVE_RGB = (0.05, 0.05, 0.06)
+
+
+def _lerp(a: float, b: float, u: float) -> float:
+    return a + (b - a) * u
+
+
+def _smooth(u: float) -> float:
+    u = min(1.0, max(0.0, u))
+    return u * u * (3 - 2 * u)
+
+
+def cue_stick(tip: Vec3, direction: np.ndarray, elevation_deg: float) -> list[Occluder]:
+    """A cue whose tip is at ``tip``, pointing along ``direction`` (table xy, unit).
+
+    The cue rises towards the butt at ``elevation_deg``.
+    """
+    d = np.asarray(direction, float)
+    d = d / (np.linalg.norm(d) or 1.0)
+    el = math.radians(elevation_deg)
+    back = np.array([-d[0] * math.cos(el), -d[1] * math.cos(el), math.sin(el)])
+    t0 = np.array(tip, float)
+
+    def at(s_mm: float) -> Vec3:
+        p = t0 + back * s_mm
+        return (float(p[0]), float(p[1]), float(p[2]))
+
+    parts = [
+        # (from_mm, to_mm, r_from, r_to, colour, gloss)
+        (0.0, 11.0, 6.3, 6.5, CUE_TIP_RGB, 0.0),
+        (11.0, 32.0, 6.5, 6.6, CUE_FERRULE_RGB, 0.5),
+        (32.0, 780.0, 6.6, 10.0, CUE_SHAFT_RGB, 0.6),
+        (780.0, 805.0, 10.2, 10.4, CUE_JOINT_RGB, 0.9),
+        (805.0, 1180.0, 10.6, 13.2, CUE_BUTT_RGB, 0.7),
+        (1180.0, 1520.0, 13.4, 14.6, CUE_WRAP_RGB, 0.1),
+        (1520.0, CUE_LENGTH_MM, 14.8, 15.0, CUE_BUTT_RGB, 0.7),
+    ]
+    return [Capsule(at(a), at(b), ra, rb, c, g) for a, b, ra, rb, c, g in parts]
+
+
+def _hand(
+    wrist: np.ndarray,
+    fwd: np.ndarray,
+    height_mm: float,
+    skin: tuple[float, float, float],
+    spread_mm: float = 0.0,
+    curl_mm: float = 0.0,
+) -> list[Occluder]:
+    """A hand: palm ellipsoid ahead of ``wrist`` along ``fwd``, four fingers and a thumb.
+
+    ``curl_mm`` bends the fingertips down (a hand holding a ball), ``spread_mm`` opens
+    them sideways (a bridge).
+    """
+    f = fwd / (np.linalg.norm(fwd) or 1.0)
+    side = np.array([-f[1], f[0]])
+    yaw = math.atan2(f[1], f[0])
+    palm_c = wrist + f * 48.0
+    out: list[Occluder] = [
+        Ellipsoid((palm_c[0], palm_c[1], height_mm), (52.0, 42.0, 17.0), yaw, skin)
+    ]
+    for i, off in enumerate((-27.0, -9.0, 9.0, 27.0)):
+        length = (62.0, 74.0, 70.0, 56.0)[i]
+        base = palm_c + f * 42.0 + side * off * 0.8
+        tip = base + f * length + side * off * spread_mm / 60.0
+        out.append(
+            Capsule(
+                (base[0], base[1], height_mm + 4.0),
+                (tip[0], tip[1], height_mm - curl_mm),
+                9.0,
+                7.5,
+                skin,
+            )
+        )
+    tb = palm_c + side * 36.0 - f * 5.0
+    tt = tb + side * 30.0 + f * 38.0
+    out.append(Capsule((tb[0], tb[1], height_mm), (tt[0], tt[1], height_mm - curl_mm), 11, 8, skin))
+    return out
+
+
+def _arm(
+    wrist: Vec3, elbow: Vec3, shoulder: Vec3, skin: tuple, sleeve: tuple, bare_mm: float = 120.0
+) -> list[Occluder]:
+    """Forearm (bare skin near the wrist, then sleeve) and upper arm."""
+    w, e, s = (np.array(p, float) for p in (wrist, elbow, shoulder))
+    fl = np.linalg.norm(e - w) or 1.0
+    cut = w + (e - w) * min(1.0, bare_mm / fl)
+    return [
+        Capsule(tuple(w), tuple(cut), 27.0, 31.0, skin),
+        Capsule(tuple(cut), tuple(e), 38.0, 44.0, sleeve),
+        Capsule(tuple(e), tuple(s), 46.0, 55.0, sleeve),
+    ]
+
+
+def _stroke_gap_mm(t: float, t_strike: float) -> float | None:
+    """Distance from the cue tip to the ball's back (negative after contact) at ``t``.
+
+    Before the strike the player feathers (three short strokes), draws back, and
+    pushes through; after it the cue follows through and stays, then is lifted away.
+    ``None`` when the cue is not in view.
+    """
+    dt = t - t_strike
+    if dt < -2.6 or dt > 1.2:
+        return None
+    if dt < -0.9:  # feathering: three slow strokes between 15 and 90 mm
+        ph = (dt + 2.6) / 1.7 * 3.0
+        return 15.0 + 75.0 * 0.5 * (1.0 - math.cos(2.0 * math.pi * ph))
+    if dt < -0.25:  # final draw-back to ~200 mm, then a pause
+        return _lerp(15.0, 200.0, _smooth((dt + 0.9) / 0.45))
+    if dt <= 0.0:  # accelerating forward to contact
+        u = (dt + 0.25) / 0.25
+        return 200.0 * (1.0 - u * u)
+    if dt < 0.15:  # follow-through
+        return -140.0 * _smooth(dt / 0.15)
+    return -140.0
+
+
+def cue_for_strike(
+    profile: TableProfile,
+    cue_ball_pos: tuple[float, float],
+    angle_rad: float,
+    t_strike: float,
+    t: float,
+    elevation_deg: float = 6.0,
+    skin_rgb: tuple[float, float, float] = SKIN_RGB,
+    sleeve_rgb: tuple[float, float, float] = SLEEVE_RGB,
+    with_player: bool = True,
+) -> list[Occluder]:
+    """The cue (and the player's hands and arms) for a stroke at ``t_strike``.
+
+    The cue lies along the stroke line behind the cue ball at ``cue_ball_pos`` (its
+    position *before* the stroke), pointing along ``angle_rad`` (table coordinates,
+    0 = +x), its tip at the ball's centre height.  Visible from 2.6 s before the
+    strike to 1.2 s after it.
+    """
+    gap = _stroke_gap_mm(t, t_strike)
+    if gap is None:
+        return []
+    R = profile.ball_radius_mm
+    d = np.array([math.cos(angle_rad), math.sin(angle_rad)])
+    side = np.array([-d[1], d[0]])
+    ball = np.asarray(cue_ball_pos, float)
+    tip_xy = ball - d * (R + gap)
+    # A cue stroke lifted off after the follow-through.
+    lift = 0.0
+    if t - t_strike > 0.75:
+        lift = 250.0 * _smooth((t - t_strike - 0.75) / 0.45)
+    tip_h = R + 2.0 + lift
+    out = cue_stick((tip_xy[0], tip_xy[1], tip_h), d, elevation_deg)
+    if not with_player:
+        return out
+    el = math.radians(elevation_deg)
+    # Bridge: the hand rests ~230 mm behind the ball, on the cloth or on the rail.
+    bridge_xy = ball - d * (R + 230.0)
+    on_bed = profile.in_bed(bridge_xy, margin_mm=-5.0)
+    base_h = 0.0 if on_bed else profile.cushion_nose_height_mm + 8.0
+    dist_to_bridge = R + 230.0 - (R + gap)  # from tip to the bridge along the cue
+    cue_h_at_bridge = tip_h + max(dist_to_bridge, 0.0) * math.tan(el)
+    palm_h = max(base_h + 20.0, cue_h_at_bridge - 14.0) + lift * 0.8
+    wrist = bridge_xy - d * 40.0 - side * 25.0
+    out += _hand(wrist + d * 0.0, d + side * 0.35, palm_h, skin_rgb, spread_mm=12.0, curl_mm=14)
+    # Bridge arm goes back and out to the player's left shoulder.
+    elbow = bridge_xy - d * 330.0 + side * 110.0
+    shoulder = bridge_xy - d * 560.0 + side * 260.0
+    out += _arm(
+        (wrist[0], wrist[1], palm_h + 10.0),
+        (elbow[0], elbow[1], palm_h + 170.0),
+        (shoulder[0], shoulder[1], palm_h + 420.0),
+        skin_rgb,
+        sleeve_rgb,
+    )
+    # Grip hand ~ 1.3 m behind the tip, the forearm hanging from the elbow above it.
+    grip_s = 1330.0
+    grip_xy = tip_xy - d * grip_s * math.cos(el)
+    grip_h = tip_h + grip_s * math.sin(el)
+    out.append(Ellipsoid((grip_xy[0], grip_xy[1], grip_h + 8.0), (55, 40, 38), angle_rad, skin_rgb))
+    out += _arm(
+        (grip_xy[0], grip_xy[1], grip_h + 40.0),
+        (grip_xy[0] - d[0] * 60.0, grip_xy[1] - d[1] * 60.0, grip_h + 330.0),
+        (
+            grip_xy[0] - d[0] * 80.0 - side[0] * 200,
+            grip_xy[1] - d[1] * 80.0 - side[1] * 200,
+            grip_h + 620.0,
+        ),
+        skin_rgb,
+        sleeve_rgb,
+    )
+    # Head over the cue line, behind the bridge, and the shoulders.
+    head = bridge_xy - d * 420.0 - side * 10.0
+    out.append(
+        Ellipsoid((head[0], head[1], palm_h + 330.0), (115, 85, 95), angle_rad, (0.03, 0.02, 0.015))
+    )
+    torso = bridge_xy - d * 700.0 - side * 60.0
+    out.append(
+        Ellipsoid((torso[0], torso[1], palm_h + 420.0), (220, 230, 130), angle_rad, sleeve_rgb)
+    )
+    return out
+
+
+def nearest_rail_direction(profile: TableProfile, pos: tuple[float, float]) -> np.ndarray:
+    """Unit vector (table xy) from ``pos`` towards the nearest cushion (where a person stands)."""
+    x, y = pos
+    L, W = profile.length_mm, profile.width_mm
+    cands = [
+        (x, np.array([-1.0, 0.0])),
+        (L - x, np.array([1.0, 0.0])),
+        (y, np.array([0.0, -1.0])),
+        (W - y, np.array([0.0, 1.0])),
+    ]
+    return min(cands, key=lambda c: c[0])[1]
+
+
+def hand_at(
+    profile: TableProfile,
+    pos: tuple[float, float],
+    t0: float,
+    t1: float,
+    t: float,
+    skin_rgb: tuple[float, float, float] = SKIN_RGB,
+    sleeve_rgb: tuple[float, float, float] = SLEEVE_RGB,
+) -> list[Occluder]:
+    """A hand reaching in from the nearest rail to ``pos`` between ``t0`` and ``t1``.
+
+    It arrives over ``pos`` at 40 % of the interval, holds the ball (fingers around
+    it) until 60 %, and withdraws; so a ball placed by hand should appear on the
+    table at ``t0 + 0.5 (t1 - t0)`` and a ball taken away should vanish then.
+    """
+    if not (t0 <= t <= t1) or t1 <= t0:
+        return []
+    u = (t - t0) / (t1 - t0)
+    reach = _smooth(u / 0.4) if u < 0.5 else _smooth((1.0 - u) / 0.4)
+    D = profile.ball_diameter_mm
+    out_dir = nearest_rail_direction(profile, pos)
+    p = np.asarray(pos, float)
+    # Where the person stands: 450 mm beyond the nearest cushion nose line.
+    L, W = profile.length_mm, profile.width_mm
+    edge = p.copy()
+    if out_dir[0] < 0:
+        edge[0] = 0.0
+    elif out_dir[0] > 0:
+        edge[0] = L
+    elif out_dir[1] < 0:
+        edge[1] = 0.0
+    else:
+        edge[1] = W
+    shoulder = edge + out_dir * (profile.cushion_width_mm + profile.rail_width_mm + 260.0)
+    start = edge + out_dir * 250.0
+    hand_xy = start + (p - start) * reach
+    hand_h = _lerp(260.0, D + 18.0, reach)
+    fwd = p - shoulder
+    fwd = fwd / (np.linalg.norm(fwd) or 1.0)
+    wrist = hand_xy - fwd * 60.0
+    out = _hand(wrist, fwd, hand_h, skin_rgb, spread_mm=18.0, curl_mm=30.0 * reach)
+    elbow = wrist - fwd * 260.0
+    out += _arm(
+        (wrist[0], wrist[1], hand_h + 8.0),
+        (elbow[0], elbow[1], hand_h + 140.0),
+        (shoulder[0], shoulder[1], 650.0),
+        skin_rgb,
+        sleeve_rgb,
+    )
+    return out
+
+
+def flatten(occluders) -> list[Occluder]:
+    """Nested lists / tuples of occluders -> one flat list."""
+    out: list[Occluder] = []
+    for o in occluders or ():
+        if isinstance(o, (Capsule, Ellipsoid)):
+            out.append(o)
+        else:
+            out.extend(flatten(o))
+    return out

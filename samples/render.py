@@ -1,0 +1,1040 @@
+"""Realistic overhead footage of a pyramid table, rendered per pixel from the camera model.
+
+Pipeline (per :class:`Renderer`):
+
+* once: every pixel of the *distorted* image gets its world ray (``CameraModel``'s
+  intrinsics, distortion and pose); the rays are marched through a height field of
+  the table built from the profile (bed, rounded cushion nose at
+  ``cushion_nose_height_mm``, the cushion top sloping up to the wooden rail, six
+  pocket holes cut by ``profile.pockets()``, the floor outside).  The hit points are
+  shaded with the look's lamps (brighter centre, fall-off), textured (cloth nap,
+  wood grain, markings), vignetted, blurred and gamma-encoded: the static
+  background.
+* per frame: each ball is ray-cast as a sphere in a small patch around it (exact
+  perspective and parallax: centre at ``R + lift`` above the cloth), shaded with
+  the lamps (diffuse, specular highlights, cloth bounce, Fresnel), printed numbers
+  or dots turning with ``BallPose.rotation``, with soft lamp shadows and contact
+  occlusion on whatever surface lies under it; then people (cue, arms, hands:
+  :mod:`luza.samples.people`) with their shadows; then signal-dependent sensor noise.
+
+Where a ball appears (the truth a detector is measured against): the centre of the
+ball's silhouette in the image.  Under perspective the silhouette of a sphere is an
+ellipse whose centre differs from the projected sphere centre
+``camera.project([x, y], R + lift)`` by ``~f tan(theta) (R / Z)^2`` -- below 0.1 px for
+these cameras -- so the projected sphere centre is the truth and
+``tests/test_render_ball_centre.py`` checks the rendered silhouette against it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+
+import cv2
+import numpy as np
+from luza.calibration.camera import CameraModel
+from luza.calibration.profiles import TableProfile
+from luza.samples import textures
+from luza.samples.look import Look
+from luza.samples.people import Capsule, Ellipsoid, flatten
+
+from luza.physics.state import BallPose
+
+GAMMA = 2.2
+FLOOR_DEPTH_MM = 780.0  # floor below the cloth
+POCKET_DEPTH_MM = 110.0  # where the ray stops inside a pocket hole (the net)
+RASTER_MM = 1.5  # cell size of the table's height/material maps
+CUSHION_RISE_MM = 5.0  # cushion top: from the nose up to the rail
+RAIL_ABOVE_CUSHION_MM = 2.0
+NOSE_ROUND_MM = 7.0
+SPOT_RADIUS_MM = 6.0
+LINE_WIDTH_MM = 2.5
+MARK_DOT_RADIUS_MM = 5.0  # Five Ball W1/W2 dots
+MARK_PAIR_GAP_MM = 14.0  # centre distance of W2's two dots
+NUMBER_DECAL_HALF_ANGLE = 0.50  # rad: half-size of the printed number on the sphere
+
+# Material ids in the table map.
+M_FLOOR, M_APRON, M_RAIL, M_CUSHION, M_BED, M_HOLE, M_TRIM, M_SIGHT = range(8)
+
+
+def _lin(rgb) -> np.ndarray:
+    """Linear RGB tuple -> BGR float32 array."""
+    r, g, b = rgb
+    return np.array([b, g, r], np.float32)
+
+
+def _smoothstep(e0, e1, x):
+    u = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
+    return u * u * (3.0 - 2.0 * u)
+
+
+class Renderer:
+    """Renders frames of one table seen by one camera with one look.
+
+    ``game`` chooses how ball ids are painted ("free-pyramid": ``Y`` coloured, ``1``..``15``
+    ivory with numbers; "five-ball": ``W1`` one dot, ``W2`` two dots, ``R1``/``R2`` red,
+    ``K`` yellow).  Ids of both sets are understood whatever ``game`` says.
+    """
+
+    def __init__(
+        self,
+        profile: TableProfile,
+        camera: CameraModel,
+        look: Look | None = None,
+        game: str = "free-pyramid",
+        seed: int = 0,
+    ) -> None:
+        self.profile = profile
+        self.camera = camera
+        self.look = look or Look()
+        self.game = game
+        self.seed = seed
+        self._rng = np.random.default_rng(seed)
+        self.width, self.height = camera.image_size
+        self._f = float(camera.K[0, 0])
+        self._C = camera.centre_world.astype(np.float64)
+        self._Rcw = camera.R.astype(np.float64)
+        self._setup_lamps()
+        self._gamma_lut = (np.linspace(0.0, 1.0, 4096) ** (1.0 / GAMMA) * 255.0).astype(np.float32)
+        self._build_rays()
+        self._build_table_maps()
+        self._march()
+        self._shade_background()
+        self._setup_noise()
+
+    # ------------------------------------------------------------------ set-up
+    def _setup_lamps(self) -> None:
+        L, W = self.profile.length_mm, self.profile.width_mm
+        lamps = self.look.lamps
+        self._lamp_pos = np.array(
+            [[lp.x_frac * L, lp.y_frac * W, -lp.height_mm] for lp in lamps], np.float64
+        )
+        self._lamp_power = np.array([lp.power for lp in lamps], np.float64)
+        self._lamp_cone = np.array([lp.cone_exp for lp in lamps], np.float64)
+        self._lamp_radius = np.array([lp.radius_mm for lp in lamps], np.float64)
+        self._href2 = float(np.mean([lp.height_mm for lp in lamps])) ** 2
+        lc = np.array(self.look.light_rgb, np.float64)
+        self._light = _lin(lc / lc.max())
+        centre = np.array([[L / 2, W / 2, 0.0]])
+        up = np.array([[0.0, 0.0, -1.0]])
+        self._E0 = float(self._irradiance(centre, up).sum())
+        self._cloth = _lin(self.look.cloth_rgb)
+
+    def _irradiance(self, P: np.ndarray, n: np.ndarray) -> np.ndarray:
+        """Per-lamp irradiance (N, K) at points ``P`` (N, 3) with normals ``n`` (N, 3)."""
+        v = self._lamp_pos[None, :, :] - P[:, None, :]  # to the lamp
+        d2 = np.einsum("nkc,nkc->nk", v, v)
+        inv = 1.0 / np.sqrt(d2)
+        cos_inc = np.maximum(np.einsum("nkc,nc->nk", v, n) * inv, 0.0)
+        cos_down = np.maximum(-v[..., 2] * inv, 0.0)
+        cone = cos_down ** self._lamp_cone[None, :]
+        return self._lamp_power[None, :] * cone * cos_inc * self._href2 / d2
+
+    def _build_rays(self) -> None:
+        w, h = self.width, self.height
+        u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+        und = self.camera.undistort_px(np.stack([u, v], -1).reshape(-1, 2))
+        Kinv = np.linalg.inv(self.camera.K)
+        rc = (Kinv[:, :2] @ und.T) + Kinv[:, 2:3]
+        rw = self._Rcw.T @ rc
+        rw /= np.linalg.norm(rw, axis=0, keepdims=True)
+        self._rays = np.ascontiguousarray(rw.T.reshape(h, w, 3).astype(np.float32))
+        # Vignetting: relative illumination falls towards the image corners.
+        cx, cy = self.camera.K[0, 2], self.camera.K[1, 2]
+        rr = ((u - cx) ** 2 + (v - cy) ** 2) / (0.25 * (w * w + h * h))
+        vig = (1.0 - self.look.vignetting * rr) / (1.0 + 0.15 * self.look.vignetting * rr)
+        self._vig = np.clip(vig, 0.05, 1.0).astype(np.float32)
+
+    def _build_table_maps(self) -> None:
+        """Height (mm), material and albedo maps of the table on a raster in table mm."""
+        pr, look = self.profile, self.look
+        rng = self._rng
+        L, W = pr.length_mm, pr.width_mm
+        cw, rw = pr.cushion_width_mm, pr.rail_width_mm
+        margin = cw + rw + 60.0
+        c = RASTER_MM
+        self._ox, self._oy = -margin, -margin
+        nx = int(math.ceil((L + 2 * margin) / c))
+        ny = int(math.ceil((W + 2 * margin) / c))
+        X = (self._ox + (np.arange(nx) + 0.5) * c).astype(np.float32)[None, :]
+        Y = (self._oy + (np.arange(ny) + 0.5) * c).astype(np.float32)[:, None]
+        X = np.broadcast_to(X, (ny, nx))
+        Y = np.broadcast_to(Y, (ny, nx))
+        dx = np.maximum(np.maximum(-X, X - L), 0.0)
+        dy = np.maximum(np.maximum(-Y, Y - W), 0.0)
+        d = np.maximum(dx, dy)  # distance outside the bed (square rings)
+        nose = pr.cushion_nose_height_mm
+        top = nose + CUSHION_RISE_MM
+        rail_h = top + RAIL_ABOVE_CUSHION_MM
+        outer = cw + rw
+        H = np.zeros((ny, nx), np.float32)
+        mat = np.full((ny, nx), M_BED, np.uint8)
+        cush = (d > 0) & (d <= cw)
+        # Cushion: rounded nose, then the top sloping up to the rail.
+        dn = np.clip(d / NOSE_ROUND_MM, 0.0, 1.0)
+        nose_profile = nose - 0.45 * NOSE_ROUND_MM * (1.0 - dn) ** 2
+        slope = nose + CUSHION_RISE_MM * _smoothstep(0.0, 1.0, d / cw)
+        H[cush] = np.minimum(nose_profile, nose)[cush] + (slope - nose)[cush]
+        mat[cush] = M_CUSHION
+        rail = (d > cw) & (d <= outer)
+        edge = np.clip((outer - d) / 12.0, 0.0, 1.0)
+        H[rail] = (rail_h - 8.0 * (1.0 - np.sqrt(1.0 - (1.0 - edge) ** 2)))[rail]
+        mat[rail] = M_RAIL
+        out = d > outer
+        H[out] = -FLOOR_DEPTH_MM
+        mat[out] = M_FLOOR
+
+        # Pockets: the channel between the jaws and the drop hole.
+        def to_px(pts):
+            a = np.asarray(pts, np.float64)
+            return np.round(
+                np.column_stack([(a[:, 0] - self._ox) / c - 0.5, (a[:, 1] - self._oy) / c - 0.5])
+                * 16
+            ).astype(np.int32)
+
+        cut_channel = np.zeros((ny, nx), np.uint8)
+        cut_hole = np.zeros((ny, nx), np.uint8)
+        trim = np.zeros((ny, nx), np.uint8)
+        for p in pr.pockets().values():
+            ja, jb, cen = np.array(p.jaw_a), np.array(p.jaw_b), np.array(p.centre)
+            inward = np.array(p.inward)
+            across = np.array([-inward[1], inward[0]])
+            rd = p.spec.drop_radius_mm
+            # Order the jaws so the polygon does not cross itself.
+            if np.dot(ja - jb, across) < 0:
+                ja, jb = jb, ja
+            poly = [ja, cen + across * rd * 0.97, cen - across * rd * 0.97, jb]
+            cv2.fillPoly(cut_channel, [to_px(poly)], 1, cv2.LINE_8, shift=4)
+            ctr = tuple(int(v) for v in to_px([cen])[0])
+            cv2.circle(cut_hole, ctr, int(round(rd / c * 16)), 1, -1, cv2.LINE_8, shift=4)
+            cv2.circle(trim, ctr, int(round((rd + 14.0) / c * 16)), 1, -1, cv2.LINE_8, shift=4)
+        # Round the jaws a little (the cushion rubber is rounded at the pocket).
+        k = max(1, int(round(3.0 / c)))
+        cut_channel = cv2.morphologyEx(
+            cut_channel,
+            cv2.MORPH_CLOSE,
+            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2),
+        )
+        hole = (cut_hole > 0) | ((cut_channel > 0) & (d > 0) & (d <= outer))
+        trim_m = (trim > 0) & rail & ~hole
+        mat[trim_m] = M_TRIM
+        H[trim_m] += 1.5
+        H[hole] = -POCKET_DEPTH_MM
+        mat[hole] = M_HOLE
+
+        # Sights (diamonds) on the rails: mother-of-pearl inlays.
+        sight = np.zeros((ny, nx), np.uint8)
+        mid = cw + rw * 0.5
+        for i in (1, 2, 3, 5, 6, 7):
+            for yy in (-mid, W + mid):
+                ctr = tuple(int(v) for v in to_px([(L * i / 8, yy)])[0])
+                cv2.circle(sight, ctr, int(6.0 / c * 16), 1, -1, cv2.LINE_AA, shift=4)
+        for i in (1, 2, 3):
+            for xx in (-mid, L + mid):
+                ctr = tuple(int(v) for v in to_px([(xx, W * i / 4)])[0])
+                cv2.circle(sight, ctr, int(6.0 / c * 16), 1, -1, cv2.LINE_AA, shift=4)
+        sight_m = (sight > 0) & (mat == M_RAIL)
+        mat[sight_m] = M_SIGHT
+
+        # Albedo (BGR linear).
+        alb = np.zeros((ny, nx, 3), np.float32)
+        cloth = _lin(look.cloth_rgb)
+        nap = (
+            0.55 * textures.value_noise(rng, (ny, nx), 4.0 / c)
+            + 0.35 * textures.value_noise(rng, (ny, nx), 30.0 / c, octaves=2)
+            + 0.45 * textures.value_noise(rng, (ny, nx), 260.0 / c, octaves=2)
+        )
+        # Brushing streaks along the table (the nap runs from head to foot).
+        streak = textures.value_noise(rng, (ny, nx), 3.0 / c)
+        streak = cv2.GaussianBlur(streak, (0, 0), sigmaX=25.0 / c, sigmaY=0.8)
+        streak /= float(streak.std()) or 1.0
+        tex = 1.0 + look.cloth_texture * (nap + 0.6 * streak)
+        # Worn (lighter) areas around the spots and along the axis where balls roll most.
+        wear = np.zeros((ny, nx), np.float32)
+        for name in ("centre", "front", "rear"):
+            if name in pr.spots:
+                sx, sy = pr.spots[name]
+                wear += np.exp(-((X - sx) ** 2 + (Y - sy) ** 2) / (2 * 140.0**2))
+        wear += 0.5 * np.exp(-((Y - W / 2) ** 2) / (2 * 300.0**2))
+        tex = tex * (1.0 + look.cloth_wear * wear)
+        cloth_map = cloth[None, None, :] * tex[..., None]
+        alb[:] = cloth_map
+        # Cushion cloth is the same cloth, a touch darker where it wraps the rubber.
+        alb[mat == M_CUSHION] *= 0.93
+        # Markings on the bed.
+        mark = np.zeros((ny, nx), np.uint8)
+        for name in pr.marked_lines:
+            (x0, y0), (x1, y1) = pr.lines[name]
+            a, b = to_px([(x0, y0), (x1, y1)])
+            cv2.line(
+                mark,
+                tuple(a),
+                tuple(b),
+                200,
+                max(1, int(round(LINE_WIDTH_MM / c))),
+                cv2.LINE_AA,
+                shift=4,
+            )
+        for name in pr.marked_spots:
+            ctr = tuple(int(v) for v in to_px([pr.spots[name]])[0])
+            cv2.circle(mark, ctr, int(SPOT_RADIUS_MM / c * 16), 255, -1, cv2.LINE_AA, shift=4)
+        m = (mark.astype(np.float32) / 255.0) * (mat == M_BED)
+        mcol = _lin(look.marking_rgb)
+        alb = alb * (1.0 - m[..., None]) + mcol[None, None, :] * m[..., None]
+        # Wood.
+        wood = _lin(look.wood_rgb)
+        along = np.where(dy > dx, X, Y)
+        acr = np.where(dy > dx, Y, X)
+        grain = textures.wood_grain(rng, along.astype(np.float32), acr.astype(np.float32), c)
+        g = 1.0 + look.wood_grain * (2.0 * grain - 1.0)
+        wood_map = wood[None, None, :] * g[..., None]
+        is_wood = mat == M_RAIL
+        alb[is_wood] = wood_map[is_wood]
+        alb[mat == M_SIGHT] = np.array([0.62, 0.66, 0.66], np.float32)
+        alb[mat == M_TRIM] = _lin(look.pocket_trim_rgb) * (
+            1.0 + 0.15 * textures.value_noise(rng, (ny, nx), 4.0 / c)[mat == M_TRIM, None]
+        )
+        alb[mat == M_HOLE] = np.array([0.004, 0.004, 0.005], np.float32)
+        floor = _lin(look.floor_rgb)
+        fl = 1.0 + 0.25 * textures.value_noise(rng, (ny, nx), 40.0 / c, octaves=2)
+        alb[mat == M_FLOOR] = floor[None, :] * fl[mat == M_FLOOR, None]
+        # Ambient occlusion: the cloth under the cushion nose and in the pocket throats.
+        near_hole = cv2.GaussianBlur((mat == M_HOLE).astype(np.float32), (0, 0), 10.0 / c)
+        d_in = np.minimum(np.minimum(X, L - X), np.minimum(Y, W - Y))
+        ao = np.ones((ny, nx), np.float32)
+        bed = mat == M_BED
+        ao[bed] = (1.0 - 0.45 * np.exp(-np.maximum(d_in, 0.0) / 9.0))[bed]
+        ao *= 1.0 - 0.6 * near_hole * (mat != M_HOLE)
+        self._ao_map = ao
+        # Normals from the height field (cliffs excluded).
+        gy, gx = np.gradient(H, c)
+        cliff = (np.abs(gx) > 3.0) | (np.abs(gy) > 3.0)
+        gx[cliff] = 0.0
+        gy[cliff] = 0.0
+        self._H = H
+        self._mat = mat
+        self._alb = alb
+        self._gx, self._gy = gx.astype(np.float32), gy.astype(np.float32)
+        self._H_max = float(H.max())
+
+    def _table_lookup(self, src: np.ndarray, X: np.ndarray, Y: np.ndarray, nearest=False):
+        mx = ((X - self._ox) / RASTER_MM - 0.5).astype(np.float32)
+        my = ((Y - self._oy) / RASTER_MM - 0.5).astype(np.float32)
+        interp = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
+        shape = mx.shape
+        if max(shape) >= 32000:  # remap's maps must be smaller than SHRT_MAX a side
+            n = mx.size
+            cols = 2048
+            rows = (n + cols - 1) // cols
+            pad = rows * cols - n
+            mx = np.concatenate([mx.ravel(), np.zeros(pad, np.float32)]).reshape(rows, cols)
+            my = np.concatenate([my.ravel(), np.zeros(pad, np.float32)]).reshape(rows, cols)
+            out = cv2.remap(src, mx, my, interp, borderMode=cv2.BORDER_REPLICATE)
+            out = out.reshape(rows * cols, *out.shape[2:])[:n]
+            return out.reshape(*shape, *out.shape[1:])
+        return cv2.remap(src, mx, my, interp, borderMode=cv2.BORDER_REPLICATE)
+
+    def _march(self) -> None:
+        """Ray-march every pixel into the table's height field."""
+        C = self._C
+        rays = self._rays.reshape(-1, 3).astype(np.float64)
+        dz = np.where(np.abs(rays[:, 2]) < 1e-9, 1e-9, rays[:, 2])
+        n = rays.shape[0]
+        hit_h = np.full(n, np.nan)
+        idx = np.arange(n)
+
+        def sample(h_level: float, sel: np.ndarray):
+            s = (-h_level - C[2]) / dz[sel]
+            X = (C[0] + rays[sel, 0] * s).astype(np.float32)
+            Y = (C[1] + rays[sel, 1] * s).astype(np.float32)
+            Hs = self._table_lookup(self._H, X[None, :], Y[None, :])[0]
+            return Hs
+
+        def descend(levels, sel):
+            prev_h, prev_f = None, None
+            for h in levels:
+                if sel.size == 0:
+                    break
+                f = h - sample(h, sel)
+                if prev_f is None:
+                    hit = f <= 0
+                    hit_h[sel[hit]] = h
+                else:
+                    hit = f <= 0
+                    pf = prev_f[hit]
+                    frac = pf / np.maximum(pf - f[hit], 1e-6)
+                    hit_h[sel[hit]] = prev_h - frac * (prev_h - h)
+                keep = ~hit
+                sel = sel[keep]
+                prev_f = f[keep]
+                prev_h = h
+            return sel
+
+        top = self._H_max + 1.0
+        fine = np.arange(top, -3.0, -1.25)
+        rest = descend(fine, idx)
+        # Rays that went down a pocket hole stop at its bottom (the net, in the dark).
+        s_b = (3.0 - C[2]) / dz[rest]
+        Xb = (C[0] + rays[rest, 0] * s_b).astype(np.float32)
+        Yb = (C[1] + rays[rest, 1] * s_b).astype(np.float32)
+        m_b = self._table_lookup(self._mat, Xb[None, :], Yb[None, :], nearest=True)[0]
+        in_hole = m_b == M_HOLE
+        hit_h[rest[in_hole]] = -POCKET_DEPTH_MM
+        rest = rest[~in_hole]
+        coarse = np.arange(-3.0, -FLOOR_DEPTH_MM - 10.0, -8.0)
+        rest = descend(coarse, rest)
+        hit_h[rest] = -FLOOR_DEPTH_MM
+        s = (-hit_h - C[2]) / dz
+        P = C[None, :] + rays * s[:, None]
+        h, w = self.height, self.width
+        self._t_surf = s.reshape(h, w).astype(np.float32)
+        self._P_surf = P.reshape(h, w, 3).astype(np.float32)
+        self._hit_h = hit_h.reshape(h, w).astype(np.float32)
+
+    def _shade_background(self) -> None:
+        look = self.look
+        h, w = self.height, self.width
+        X = self._P_surf[..., 0]
+        Y = self._P_surf[..., 1]
+        Hs = self._table_lookup(self._H, X, Y)
+        wall = (Hs - self._hit_h) > 3.0
+        mat = self._table_lookup(self._mat, X, Y, nearest=True)
+        alb = self._table_lookup(self._alb, X, Y)
+        ao = self._table_lookup(self._ao_map, X, Y)
+        gx = self._table_lookup(self._gx, X, Y)
+        gy = self._table_lookup(self._gy, X, Y)
+        n = np.stack([-gx, -gy, -np.ones_like(gx)], -1)
+        n /= np.linalg.norm(n, axis=-1, keepdims=True)
+        # Walls: the side of the pocket holes (dark) or the table's apron.
+        in_hole_region = (mat == M_HOLE) | (mat == M_BED)
+        hole_wall = wall & in_hole_region
+        # The face under the cushion nose (undercut, in its own shadow).
+        nose_face = wall & (mat == M_CUSHION)
+        apron = wall & ~in_hole_region & ~nose_face
+        alb[hole_wall] = np.array([0.006, 0.006, 0.007], np.float32)
+        alb[apron] = _lin(look.apron_rgb)
+        alb[nose_face] = self._cloth * 0.45
+        n[wall] = -self._rays[wall]
+        P = self._P_surf.reshape(-1, 3).astype(np.float64)
+        E = self._irradiance(P, n.reshape(-1, 3).astype(np.float64)).sum(1) / self._E0
+        E = E.reshape(h, w).astype(np.float32)
+        # Pocket interiors: light barely reaches down there.
+        depth = np.clip(-self._hit_h, 0.0, None)
+        deep = np.exp(-depth / 25.0).astype(np.float32)
+        E = E * np.where(self._hit_h < -1.0, deep, 1.0)
+        amb = look.ambient * np.where(self._hit_h < -1.0, deep, 1.0)
+        shade = (amb + E) * ao / (1.0 + look.ambient)
+        lin = alb * shade[..., None] * self._light[None, None, :] * look.brightness
+        # A sheen on the cloth: the nap catches the lamps at grazing angles.
+        lin *= self._vig[..., None]
+        if look.blur_px > 0:
+            lin = cv2.GaussianBlur(lin, (0, 0), look.blur_px)
+        self._bg_lin = lin.astype(np.float32)
+        self._bg_u8 = self._encode(lin)
+
+    def _encode(self, lin: np.ndarray) -> np.ndarray:
+        idx = np.clip(lin * 4095.0, 0, 4095).astype(np.int32)
+        return np.round(self._gamma_lut[idx]).astype(np.uint8)
+
+    def _setup_noise(self) -> None:
+        """A bank of sensor noise, cropped at a random offset each frame."""
+        look = self.look
+        h, w = self.height, self.width
+        pad = 64
+        nz = self._rng.standard_normal((h + pad, w + pad, 3)).astype(np.float32)
+        # Demosaicing correlates neighbours a little; colour noise is weaker than luma noise.
+        nz = cv2.GaussianBlur(nz, (0, 0), 0.6)
+        nz /= float(nz.std())
+        luma = nz.mean(axis=2, keepdims=True)
+        nz = 0.7 * luma + 0.45 * (nz - luma)
+        nz /= float(nz.std())
+        self._noise = np.clip(np.round(nz * 16.0), -127, 127).astype(np.int8)
+        self._noise_pad = pad
+        # sigma (8-bit levels) of signal-dependent noise, tabulated per encoded level.
+        v = np.arange(256, dtype=np.float64)
+        lin = (v / 255.0) ** GAMMA
+        # Shot noise in linear light, converted to encoded levels (d(enc)/d(lin)).
+        slope = 255.0 / GAMMA * np.maximum(lin, 1e-4) ** (1.0 / GAMMA - 1.0)
+        shot = look.noise * np.sqrt(lin / 0.2) * 0.2 / GAMMA * slope / 255.0 * GAMMA
+        sig = np.sqrt(look.noise_floor**2 + shot**2)
+        sig = np.minimum(sig, 12.0)
+        self._noise_lut = np.clip(np.round(sig * 16.0), 0, 255).astype(np.uint8)
+
+    # ------------------------------------------------------------------ public
+    def background(self) -> np.ndarray:
+        """The empty table (no balls, no people, no noise), BGR uint8."""
+        return self._bg_u8.copy()
+
+    def render(
+        self,
+        poses: Mapping[str, BallPose],
+        occluders: Iterable = (),
+        t: float = 0.0,
+        noise: bool = True,
+    ) -> np.ndarray:
+        """One frame: the balls at ``poses``, people ``occluders`` over them, sensor noise."""
+        img = self._bg_u8.copy()
+        self._draw_balls(img, poses)
+        occ = flatten(occluders)
+        if occ:
+            self._draw_occluders(img, occ)
+        if noise:
+            self._add_noise(img, t)
+        return img
+
+    def render_exposure(
+        self,
+        pose_fn: Callable[[float], Mapping[str, BallPose]],
+        t0: float,
+        exposure_s: float,
+        n_sub: int = 8,
+        occluders_fn: Callable[[float], Iterable] | None = None,
+        noise: bool = True,
+    ) -> np.ndarray:
+        """A frame exposed from ``t0`` for ``exposure_s``: moving balls are motion-blurred.
+
+        The exposure is sampled at ``n_sub`` instants; balls whose pose does not change
+        are drawn once, moving ones are averaged over the sub-frames in their region
+        only.  People are drawn at the middle of the exposure.
+        """
+        n_sub = max(1, int(n_sub))
+        ts = t0 + (np.arange(n_sub) + 0.5) / n_sub * exposure_s
+        subs = [dict(pose_fn(float(t))) for t in ts]
+        ids = set().union(*[s.keys() for s in subs])
+        static: dict[str, BallPose] = {}
+        moving: list[str] = []
+        for b in ids:
+            ps = [s.get(b) for s in subs]
+            if all(p is not None for p in ps) and all(_same_pose(ps[0], p) for p in ps[1:]):
+                static[b] = ps[0]
+            else:
+                moving.append(b)
+        img = self._bg_u8.copy()
+        if len(moving) == 0 or n_sub == 1:
+            self._draw_balls(img, subs[len(subs) // 2])
+        else:
+            self._draw_balls(img, static)
+            boxes = []
+            for s in subs:
+                for b in moving:
+                    p = s.get(b)
+                    if p is not None and p.on_table:
+                        box = self._ball_box(p)
+                        if box is not None:
+                            boxes.append(box)
+            if boxes:
+                y0 = min(b[0] for b in boxes)
+                y1 = max(b[1] for b in boxes)
+                x0 = min(b[2] for b in boxes)
+                x1 = max(b[3] for b in boxes)
+                base = img[y0:y1, x0:x1].copy()
+                acc = np.zeros(base.shape, np.float32)
+                # Static balls near the moving ones are redrawn on top in each sub-frame
+                # only through `base` (they are already in it).
+                for s in subs:
+                    reg = base.copy()
+                    mv = {b: s[b] for b in moving if b in s}
+                    self._draw_balls(reg, mv, origin=(y0, x0))
+                    acc += reg
+                img[y0:y1, x0:x1] = np.round(acc / n_sub).astype(np.uint8)
+        if occluders_fn is not None:
+            occ = flatten(occluders_fn(float(t0 + exposure_s / 2)))
+            if occ:
+                self._draw_occluders(img, occ)
+        if noise:
+            self._add_noise(img, t0)
+        return img
+
+    # ------------------------------------------------------------------ noise
+    def _add_noise(self, img: np.ndarray, t: float) -> None:
+        h, w = self.height, self.width
+        pad = self._noise_pad
+        oy, ox = (int(v) for v in self._rng.integers(0, pad, 2))
+        nz = self._noise[oy : oy + h, ox : ox + w]
+        sig = cv2.LUT(img, self._noise_lut)
+        delta = (nz.astype(np.int16) * sig.astype(np.int16) + 128) >> 8
+        out = img.astype(np.int16) + delta
+        np.clip(out, 0, 255, out=out)
+        img[:] = out.astype(np.uint8)
+
+    # ------------------------------------------------------------------ balls
+    def _px(self, P: np.ndarray) -> np.ndarray:
+        """World points (N, 3) -> distorted pixels, robust for points outside the view."""
+        P = np.asarray(P, np.float64).reshape(-1, 3)
+        pc = (self._Rcw @ P.T).T + self.camera.tvec[None, :]
+        z = np.maximum(pc[:, 2], 1.0)
+        xn = pc[:, :2] / z[:, None]
+        # Clamp far-off points before distortion (the polynomial folds back out there).
+        w, h = self.width, self.height
+        K = self.camera.K
+        lim = 1.15 * max(
+            abs((0 - K[0, 2]) / K[0, 0]),
+            abs((w - K[0, 2]) / K[0, 0]),
+            abs((0 - K[1, 2]) / K[1, 1]),
+            abs((h - K[1, 2]) / K[1, 1]),
+        )
+        r = np.linalg.norm(xn, axis=1)
+        big = r > lim
+        xn[big] *= (lim / r[big])[:, None]
+        pts = np.column_stack([xn, np.ones(len(xn))])
+        px, _ = cv2.projectPoints(pts, np.zeros(3), np.zeros(3), K, self.camera.dist)
+        return px.reshape(-1, 2)
+
+    def _ball_geometry(self, p: BallPose):
+        R = self.profile.ball_radius_mm
+        S = np.array([p.x_mm, p.y_mm, -(R + p.lift_mm)], np.float64)
+        depth = float((self._Rcw @ (S - self._C))[2])
+        r_px = self._f * R / max(depth, 1.0)
+        # Shadow centres: where the lamp->centre lines meet the bed plane.
+        Lp = self._lamp_pos
+        s = (0.0 - Lp[:, 2]) / (S[2] - Lp[:, 2])
+        Q = Lp + (S[None, :] - Lp) * np.maximum(s, 1.0)[:, None]
+        return S, r_px, Q, np.maximum(s, 1.0)
+
+    def _ball_box(self, p: BallPose):
+        S, r_px, Q, scale = self._ball_geometry(p)
+        pts = self._px(np.vstack([S[None, :], Q]))
+        rad = np.concatenate([[1.25 * r_px + 3.0], 1.7 * r_px * scale + 4.0])
+        x0 = int(math.floor(np.min(pts[:, 0] - rad)))
+        x1 = int(math.ceil(np.max(pts[:, 0] + rad))) + 1
+        y0 = int(math.floor(np.min(pts[:, 1] - rad)))
+        y1 = int(math.ceil(np.max(pts[:, 1] + rad))) + 1
+        x0, y0 = max(x0, 0), max(y0, 0)
+        x1, y1 = min(x1, self.width), min(y1, self.height)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        return (y0, y1, x0, x1)
+
+    def _ball_albedo(self, ball: str, nb: np.ndarray, pix_ang: np.ndarray) -> np.ndarray:
+        """Albedo (N, 3) of ``ball`` at body-frame unit normals ``nb`` (N, 3)."""
+        look = self.look
+        n = nb.shape[0]
+        if ball in ("R1", "R2"):
+            base = _lin(look.red_ball_rgb)
+        elif ball == "K":
+            base = _lin(look.yellow_ball_rgb)
+        elif ball == "Y":
+            base = _lin(look.coloured_ball_rgb)
+        else:
+            base = _lin(look.ivory_rgb)
+        alb = np.broadcast_to(base, (n, 3)).copy()
+        ink = np.zeros(n, np.float32)
+        if ball.isdigit():
+            g = textures.glyph(ball, 64, underline=ball in ("6", "9"))
+            sa = math.sin(NUMBER_DECAL_HALF_ANGLE)
+            for sign in (-1.0, 1.0):
+                front = nb[:, 2] * sign > 0.2
+                if not front.any():
+                    continue
+                u = nb[front, 0] / sa
+                v = -sign * nb[front, 1] / sa
+                gx = ((u * 0.5 + 0.5) * 63.0).astype(np.float32)
+                gy = ((v * 0.5 + 0.5) * 63.0).astype(np.float32)
+                val = cv2.remap(
+                    g,
+                    gx[None, :],
+                    gy[None, :],
+                    cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=0.0,
+                )[0]
+                ink[front] = np.maximum(ink[front], val)
+        elif ball in ("W1", "W2"):
+            R = self.profile.ball_radius_mm
+            rd = MARK_DOT_RADIUS_MM / R
+            off = MARK_PAIR_GAP_MM / 2.0 / R
+            aa = np.maximum(pix_ang, 0.02)
+            for axis in range(3):
+                e1 = np.zeros(3)
+                e1[(axis + 1) % 3] = 1.0
+                e2 = np.zeros(3)
+                e2[(axis + 2) % 3] = 1.0
+                for sign in (-1.0, 1.0):
+                    front = nb[:, axis] * sign > 0.3
+                    if not front.any():
+                        continue
+                    a = nb[front] @ e1
+                    b = nb[front] @ e2
+                    centres = [(0.0, 0.0)] if ball == "W1" else [(-off, 0.0), (off, 0.0)]
+                    for ca, cb in centres:
+                        dist = np.sqrt((a - ca) ** 2 + (b - cb) ** 2)
+                        cov = np.clip((rd - dist) / aa[front] + 0.5, 0.0, 1.0)
+                        ink[front] = np.maximum(ink[front], cov)
+        if ink.any():
+            pc = _lin(look.print_rgb)
+            alb = alb * (1.0 - ink[:, None]) + pc[None, :] * ink[:, None]
+        return alb
+
+    def _draw_balls(
+        self, img: np.ndarray, poses: Mapping[str, BallPose], origin: tuple[int, int] = (0, 0)
+    ) -> None:
+        items = [(b, p) for b, p in poses.items() if p is not None and p.on_table]
+        if not items:
+            return
+        geo = []
+        for b, p in items:
+            box = self._ball_box(p)
+            if box is None:
+                continue
+            oy, ox = origin
+            y0, y1, x0, x1 = box
+            # Clip to the target region.
+            y0c, y1c = max(y0, oy), min(y1, oy + img.shape[0])
+            x0c, x1c = max(x0, ox), min(x1, ox + img.shape[1])
+            if y1c <= y0c or x1c <= x0c:
+                continue
+            S = self._ball_geometry(p)[0]
+            dist = float(np.linalg.norm(S - self._C))
+            geo.append((dist, b, p, (y0c, y1c, x0c, x1c)))
+        if self.look.shadow_strength > 0:
+            for _, _b, p, box in geo:
+                self._shadow(img, p, box, origin)
+        for _, b, p, box in sorted(geo, key=lambda g: -g[0]):
+            self._ball(img, b, p, box, origin)
+
+    def _shadow(self, img, p: BallPose, box, origin) -> None:
+        y0, y1, x0, x1 = box
+        R = self.profile.ball_radius_mm
+        S = np.array([p.x_mm, p.y_mm, -(R + p.lift_mm)], np.float64)
+        P = self._P_surf[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
+        Lp = self._lamp_pos
+        v = Lp[None, :, :] - P[:, None, :]  # (N, K, 3) to each lamp
+        wv = S[None, None, :] - P[:, None, :]
+        vv = np.einsum("nkc,nkc->nk", v, v)
+        along = np.einsum("nkc,nkc->nk", wv, v) / vv
+        perp = wv - along[..., None] * v
+        dperp = np.sqrt(np.einsum("nkc,nkc->nk", perp, perp))
+        dist_to_ball = along * np.sqrt(vv)
+        pen = (
+            self._lamp_radius[None, :] * dist_to_ball / np.maximum(np.sqrt(vv) - dist_to_ball, 1.0)
+        )
+        pen = np.maximum(pen, 1.5)
+        occ = _smoothstep(R + pen, R - pen, dperp) * (along > 0)
+        up = np.broadcast_to(np.array([0.0, 0.0, -1.0]), P.shape)
+        E = self._irradiance(P, up)
+        amb = self.look.ambient * self._E0
+        lit = (amb + (E * (1.0 - occ)).sum(1)) / (amb + E.sum(1))
+        # Contact occlusion right under the ball (sky-light blocked by the sphere).
+        dxy = np.sqrt((P[:, 0] - S[0]) ** 2 + (P[:, 1] - S[1]) ** 2)
+        gap = np.maximum(-P[:, 2] - (-S[2] - R), 0.0)  # cloth to the ball bottom (mm)
+        ao = 1.0 - 0.55 * np.exp(-((dxy / (0.62 * R)) ** 2)) * np.exp(
+            -np.maximum(p.lift_mm, 0) / 20
+        )
+        ao = ao * (1.0 - 0.25 * np.exp(-((dxy / (1.1 * R)) ** 2))) + 0.0 * gap
+        f = lit * ao
+        f = 1.0 - self.look.shadow_strength * (1.0 - f)
+        fg = (np.clip(f, 0.0, 1.0) ** (1.0 / GAMMA)).astype(np.float32).reshape(y1 - y0, x1 - x0)
+        oy, ox = origin
+        reg = img[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
+        reg[:] = np.round(reg.astype(np.float32) * fg[..., None]).astype(np.uint8)
+
+    def _ball(self, img, ball: str, p: BallPose, box, origin) -> None:
+        y0, y1, x0, x1 = box
+        R = self.profile.ball_radius_mm
+        C = self._C
+        S = np.array([p.x_mm, p.y_mm, -(R + p.lift_mm)], np.float64)
+        d = self._rays[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
+        oc = C - S
+        b = d @ oc
+        cc = float(oc @ oc) - R * R
+        disc = b * b - cc
+        dperp = np.sqrt(np.maximum(float(oc @ oc) - b * b, 0.0))
+        pix_mm = np.maximum(-b, 1.0) / self._f
+        cov = np.clip((R - dperp) / pix_mm + 0.5, 0.0, 1.0)
+        sel = cov > 0
+        if not sel.any():
+            return
+        t_hit = -b - np.sqrt(np.maximum(disc, 0.0))
+        t_surf = self._t_surf[y0:y1, x0:x1].reshape(-1)
+        vis = t_hit < t_surf + 0.5
+        cov = cov * vis
+        sel = cov > 0
+        if not sel.any():
+            return
+        ds, ts, bs = d[sel], t_hit[sel], b[sel]
+        inside = disc[sel] > 0
+        Ph = C[None, :] + ds * ts[:, None]
+        n_hit = (Ph - S[None, :]) / R
+        Pc = C[None, :] + ds * (-bs)[:, None]
+        rv = Pc - S[None, :]
+        n_rim = rv / np.maximum(np.linalg.norm(rv, axis=1, keepdims=True), 1e-9)
+        n = np.where(inside[:, None], n_hit, n_rim)
+        n /= np.linalg.norm(n, axis=1, keepdims=True)
+        P = S[None, :] + n * R
+        nb = n @ np.asarray(p.rotation, np.float64)  # body = R^T world (row form)
+        pix_ang = (pix_mm[sel] / R).astype(np.float64)
+        alb = self._ball_albedo(ball, nb, pix_ang)
+        look = self.look
+        E = self._irradiance(P, n)  # (N, K)
+        diffuse = E.sum(1) / self._E0
+        # Cloth bounce from below and the room from above.
+        up_f = np.clip(-n[:, 2], 0.0, 1.0)
+        down_f = np.clip(n[:, 2], 0.0, 1.0)
+        bounce = self._cloth[None, :] * (0.9 * down_f + 0.15)[:, None]
+        amb = look.ambient * (0.4 + 0.6 * up_f)
+        lin = alb * (amb[:, None] + diffuse[:, None] * self._light[None, :] + bounce)
+        # Specular: the lamps' openings reflected, and a gloss + Fresnel environment.
+        dn = np.einsum("nc,nc->n", ds, n)
+        r = ds - 2.0 * dn[:, None] * n
+        v = self._lamp_pos[None, :, :] - P[:, None, :]
+        vlen = np.linalg.norm(v, axis=2)
+        cosr = np.einsum("nc,nkc->nk", r, v) / vlen
+        ang = self._lamp_radius[None, :] / vlen
+        spot = _smoothstep(np.cos(ang * 1.25), np.cos(ang * 0.75), cosr)
+        glow = np.maximum(cosr, 0.0) ** 300
+        spec = (self._lamp_power[None, :] * (2.2 * spot + 0.25 * glow)).sum(1)
+        fres = 0.04 + 0.96 * (1.0 - np.abs(dn)) ** 5
+        env = np.where(r[:, 2] > 0, 1.0, 0.0)[:, None] * self._cloth[None, :] * 0.8 + 0.03
+        lin = lin + spec[:, None] * self._light[None, :] + fres[:, None] * env
+        lin *= look.brightness
+        h, w = y1 - y0, x1 - x0
+        col = np.zeros((h * w, 3), np.float32)
+        col[sel] = lin
+        col = col.reshape(h, w, 3) * self._vig[y0:y1, x0:x1, None]
+        a = cov.reshape(h, w).astype(np.float32)
+        enc = self._gamma_lut[np.clip(col * 4095.0, 0, 4095).astype(np.int32)]
+        pm = enc * a[..., None]
+        if look.blur_px > 0:
+            pm = cv2.GaussianBlur(pm, (0, 0), look.blur_px)
+            a = cv2.GaussianBlur(a, (0, 0), look.blur_px)
+        oy, ox = origin
+        reg = img[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
+        out = reg.astype(np.float32) * (1.0 - a[..., None]) + pm
+        reg[:] = np.clip(np.round(out), 0, 255).astype(np.uint8)
+
+    # ------------------------------------------------------------------ people
+    def _prim_points(self, o) -> tuple[np.ndarray, float]:
+        """Sample points (world) covering a primitive, and its largest radius (mm)."""
+        if isinstance(o, Capsule):
+            p0 = np.array([o.p0[0], o.p0[1], -o.p0[2]])
+            p1 = np.array([o.p1[0], o.p1[1], -o.p1[2]])
+            s = np.linspace(0.0, 1.0, 9)[:, None]
+            return p0 + (p1 - p0) * s, max(o.r0_mm, o.r1_mm)
+        c = np.array([o.centre[0], o.centre[1], -o.centre[2]])
+        r = max(o.radii_mm)
+        return c[None, :], r
+
+    def _prim_box(self, o):
+        pts, r = self._prim_points(o)
+        px = self._px(pts)
+        pc = (self._Rcw @ (pts - self._C).T).T
+        rad = self._f * r / np.maximum(pc[:, 2], 1.0) * 1.35 + 3.0
+        x0 = int(math.floor(np.min(px[:, 0] - rad)))
+        x1 = int(math.ceil(np.max(px[:, 0] + rad))) + 1
+        y0 = int(math.floor(np.min(px[:, 1] - rad)))
+        y1 = int(math.ceil(np.max(px[:, 1] + rad))) + 1
+        x0, y0 = max(x0, 0), max(y0, 0)
+        x1, y1 = min(x1, self.width), min(y1, self.height)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        return (y0, y1, x0, x1)
+
+    def _hit_prim(self, o, d: np.ndarray):
+        """Coverage (N,), hit distance (N,) and normal (N, 3) of a primitive along rays d."""
+        C = self._C
+        if isinstance(o, Capsule):
+            p0 = np.array([o.p0[0], o.p0[1], -o.p0[2]])
+            p1 = np.array([o.p1[0], o.p1[1], -o.p1[2]])
+            v = p1 - p0
+            w0 = C - p0
+            bb = d @ v
+            cc = float(v @ v)
+            dd = d @ w0
+            ee = float(v @ w0)
+            den = np.maximum(cc - bb * bb, 1e-9)
+            s_ax = np.clip((ee - bb * dd) / den, 0.0, 1.0)
+            s_ray = bb * s_ax - dd
+            # Re-project onto the axis once more for the clamped cases.
+            q = C[None, :] + d * s_ray[:, None]
+            s_ax = np.clip(((q - p0[None, :]) @ v) / max(cc, 1e-9), 0.0, 1.0)
+            a = p0[None, :] + s_ax[:, None] * v[None, :]
+            s_ray = np.einsum("nc,nc->n", a - C[None, :], d)
+            q = C[None, :] + d * s_ray[:, None]
+            rad = o.r0_mm + (o.r1_mm - o.r0_mm) * s_ax
+            dv = q - a
+            dist = np.linalg.norm(dv, axis=1)
+            pix = np.maximum(s_ray, 1.0) / self._f
+            cov = np.clip((rad - dist) / pix + 0.5, 0.0, 1.0)
+            back = np.sqrt(np.maximum(rad * rad - dist * dist, 0.0))
+            t = s_ray - back
+            hit = C[None, :] + d * t[:, None]
+            n = hit - a
+            n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+            return cov, t, n
+        cy, sy = math.cos(o.yaw_rad), math.sin(o.yaw_rad)
+        M = np.array([[cy, -sy, 0.0], [sy, cy, 0.0], [0.0, 0.0, -1.0]])  # local -> world
+        rad = np.array(o.radii_mm, np.float64)
+        c = np.array([o.centre[0], o.centre[1], -o.centre[2]])
+        q0 = (M.T @ (C - c)) / rad
+        qd = (d @ M) / rad[None, :]
+        A = np.einsum("nc,nc->n", qd, qd)
+        B = qd @ q0
+        Cq = float(q0 @ q0) - 1.0
+        disc = B * B - A * Cq
+        # Perpendicular distance in the unit-sphere space -> coverage.
+        dperp = np.sqrt(np.maximum(Cq + 1.0 - B * B / A, 0.0))
+        t_c = -B / A
+        pix = np.maximum(t_c, 1.0) / self._f
+        cov = np.clip((1.0 - dperp) * rad.min() / pix + 0.5, 0.0, 1.0)
+        t = (-B - np.sqrt(np.maximum(disc, 0.0))) / A
+        t = np.where(disc > 0, t, t_c)
+        qh = q0[None, :] + qd * t[:, None]
+        n = (qh / rad[None, :]) @ M.T
+        n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+        return cov, t, n
+
+    def _draw_occluders(self, img: np.ndarray, occ: list) -> None:
+        look = self.look
+        boxes = []
+        for o in occ:
+            box = self._prim_box(o)
+            if box is not None:
+                boxes.append((o, box))
+        if self.look.shadow_strength > 0:
+            self._occluder_shadows(img, occ)
+        if not boxes:
+            return
+        Y0 = min(b[0] for _, b in boxes)
+        Y1 = max(b[1] for _, b in boxes)
+        X0 = min(b[2] for _, b in boxes)
+        X1 = max(b[3] for _, b in boxes)
+        hh, ww = Y1 - Y0, X1 - X0
+        col = np.zeros((hh, ww, 3), np.float32)
+        alpha = np.zeros((hh, ww), np.float32)
+
+        def height(o):
+            return o.centre[2] if isinstance(o, Ellipsoid) else 0.5 * (o.p0[2] + o.p1[2])
+
+        for o, (y0, y1, x0, x1) in sorted(boxes, key=lambda ob: height(ob[0])):
+            d = self._rays[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
+            cov, t, n = self._hit_prim(o, d)
+            sel = cov > 0
+            if not sel.any():
+                continue
+            ns = n[sel]
+            P = self._C[None, :] + d[sel] * t[sel][:, None]
+            E = self._irradiance(P, ns).sum(1) / self._E0
+            alb = _lin(o.rgb)
+            up_f = np.clip(-ns[:, 2], 0.0, 1.0)
+            shade = look.ambient * (0.5 + 0.5 * up_f) + E
+            lin = alb[None, :] * (shade[:, None] * self._light[None, :]) + (
+                self._cloth[None, :] * 0.25 * alb[None, :] * np.clip(ns[:, 2], 0, 1)[:, None]
+            )
+            if o.gloss > 0:
+                ds = d[sel]
+                dn = np.einsum("nc,nc->n", ds, ns)
+                r = ds - 2.0 * dn[:, None] * ns
+                v = self._lamp_pos[None, :, :] - P[:, None, :]
+                cosr = np.einsum("nc,nkc->nk", r, v) / np.linalg.norm(v, axis=2)
+                spec = (self._lamp_power[None, :] * np.maximum(cosr, 0.0) ** 40).sum(1)
+                lin = lin + (0.35 * o.gloss * spec)[:, None] * self._light[None, :]
+            lin *= look.brightness
+            h, w = y1 - y0, x1 - x0
+            c_full = np.zeros((h * w, 3), np.float32)
+            c_full[sel] = lin
+            a = cov.reshape(h, w).astype(np.float32)
+            sub_c = col[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
+            sub_a = alpha[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
+            sub_c[:] = sub_c * (1.0 - a[..., None]) + c_full.reshape(h, w, 3) * a[..., None]
+            sub_a[:] = sub_a * (1.0 - a) + a
+        col *= self._vig[Y0:Y1, X0:X1, None]
+        # `col` holds premultiplied linear colour; encode the un-premultiplied colour.
+        un = col / np.maximum(alpha[..., None], 1e-6)
+        enc = self._gamma_lut[np.clip(un * 4095.0, 0, 4095).astype(np.int32)]
+        pm = enc * alpha[..., None]
+        a = alpha
+        if look.blur_px > 0:
+            pm = cv2.GaussianBlur(pm, (0, 0), look.blur_px)
+            a = cv2.GaussianBlur(alpha, (0, 0), look.blur_px)
+        reg = img[Y0:Y1, X0:X1]
+        out = reg.astype(np.float32) * (1.0 - a[..., None]) + pm
+        reg[:] = np.clip(np.round(out), 0, 255).astype(np.uint8)
+
+    def _occluder_shadows(self, img: np.ndarray, occ: list) -> None:
+        """Soft shadows of people on the table: each primitive projected from each lamp."""
+        ds = 4  # shadow mask resolution (pixels per cell)
+        hs, ws = (self.height + ds - 1) // ds, (self.width + ds - 1) // ds
+        Lp = self._lamp_pos
+        wts = self._lamp_power / self._lamp_power.sum()
+        acc = np.zeros((hs, ws), np.float32)
+        heights = []
+        for k in range(len(Lp)):
+            m = np.zeros((hs, ws), np.uint8)
+            for o in occ:
+                pts, r = self._prim_points(o)
+                if isinstance(o, Capsule):
+                    s = np.linspace(0.0, 1.0, pts.shape[0])
+                    rads = o.r0_mm + (o.r1_mm - o.r0_mm) * s
+                else:
+                    rads = np.array([0.8 * math.sqrt(o.radii_mm[0] * o.radii_mm[1])])
+                L = Lp[k]
+                hgt = -pts[:, 2]
+                ok = hgt < -L[2] - 50.0
+                if not ok.any():
+                    continue
+                sc = (0.0 - L[2]) / (pts[ok, 2] - L[2])
+                Q = L[None, :] + (pts[ok] - L[None, :]) * sc[:, None]
+                Q[:, 2] = 0.0
+                qpx = self._px(Q) / ds
+                rpx = rads[ok] * sc * self._f / (-self._C[2]) / ds
+                if isinstance(o, Capsule) and len(qpx) >= 2:
+                    for i in range(len(qpx) - 1):
+                        (u0, v0), (u1, v1) = qpx[i], qpx[i + 1]
+                        if max(u0, u1) < -200 or min(u0, u1) > ws + 200:
+                            continue
+                        if max(v0, v1) < -200 or min(v0, v1) > hs + 200:
+                            continue
+                        th = max(1, int(round(rpx[i] + rpx[i + 1])))
+                        cv2.line(
+                            m,
+                            (int(u0 * 4), int(v0 * 4)),
+                            (int(u1 * 4), int(v1 * 4)),
+                            255,
+                            th,
+                            cv2.LINE_AA,
+                            shift=2,
+                        )
+                else:
+                    for (u, v), rr in zip(qpx, rpx, strict=True):
+                        if -200 < u < ws + 200 and -200 < v < hs + 200:
+                            cv2.circle(
+                                m,
+                                (int(u * 4), int(v * 4)),
+                                max(1, int(rr * 4)),
+                                255,
+                                -1,
+                                cv2.LINE_AA,
+                                shift=2,
+                            )
+                heights.extend(hgt[ok].tolist())
+            acc += wts[k] * m.astype(np.float32) / 255.0
+        if not acc.any():
+            return
+        hmean = float(np.median(heights)) if heights else 100.0
+        lamp_r = float(np.mean(self._lamp_radius))
+        lamp_h = float(np.mean(-Lp[:, 2]))
+        pen_mm = lamp_r * hmean / max(lamp_h - hmean, 50.0)
+        sig = max(0.8, pen_mm * self._f / (-self._C[2]) / ds * 0.6)
+        acc = cv2.GaussianBlur(acc, (0, 0), sig)
+        ys, xs = np.nonzero(acc > 0.003)
+        if ys.size == 0:
+            return
+        y0, y1 = ys.min() * ds, min(self.height, (ys.max() + 1) * ds)
+        x0, x1 = xs.min() * ds, min(self.width, (xs.max() + 1) * ds)
+        full = cv2.resize(acc, (ws * ds, hs * ds), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+        amb = self.look.ambient
+        f = 1.0 - self.look.shadow_strength * full / (1.0 + amb) * 0.95
+        # Shadows only land on the table top and the floor (not inside the pockets).
+        fg = (np.clip(f, 0.0, 1.0) ** (1.0 / GAMMA)).astype(np.float32)
+        reg = img[y0:y1, x0:x1]
+        reg[:] = np.round(reg.astype(np.float32) * fg[..., None]).astype(np.uint8)
+
+
+def _same_pose(a: BallPose, b: BallPose) -> bool:
+    return (
+        a.on_table == b.on_table
+        and abs(a.x_mm - b.x_mm) < 1e-6
+        and abs(a.y_mm - b.y_mm) < 1e-6
+        and abs(a.lift_mm - b.lift_mm) < 1e-6
+        and np.allclose(np.asarray(a.rotation), np.asarray(b.rotation), atol=1e-9)
+    )
