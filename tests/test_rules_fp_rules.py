@@ -8,7 +8,6 @@ a 0-0 score (a game taken up) so a single stroke can be judged on its own.
 from __future__ import annotations
 
 import pytest
-
 from luza.rules.builder import StreamBuilder
 from luza.rules.engine import RuleError
 from luza.rules.record import score_items
@@ -48,7 +47,7 @@ def legal_break(b: StreamBuilder, player=None) -> StreamBuilder:
     return b.end({"Y": (1500.0, 300.0)})
 
 
-# ---- GR-6 contact -------------------------------------------------------------------------
+# ---- GR-6 contact ----
 def test_gr_6_2_no_contact_is_a_foul_and_turn_passes():
     b = mid()
     b.strike("3").cushion("3", "foot").end({"3": (2000.0, 800.0)})
@@ -87,7 +86,7 @@ def test_gr_6_4_touching_ball_that_moves_is_a_contact():
     assert any("GR-19 suggestion" in n for n in r.notes)  # a close ball: an alarm, not a ruling
 
 
-# ---- GR-7 order of play, FP-5 play, FP-6 scoring ------------------------------------------------
+# ---- GR-7 order of play, FP-5 play, FP-6 scoring ----
 def test_fp_5_5_every_ball_that_falls_counts_and_gr_7_1_play_again():
     b = mid()
     b.strike("3").hit("3", "4").hit("4", "5").pocket("4", "foot-left").pocket("5", "middle-left")
@@ -129,7 +128,7 @@ def test_unknown_player_names_the_line():
         run(b)
 
 
-# ---- GR-7.4 / FP-7 after a foul --------------------------------------------------------------
+# ---- GR-7.4 / FP-7 after a foul ----
 def test_fp_7_penalty_ball_goes_to_the_non_offender_fp_6_2():
     b = mid()
     b.strike("3").end({"3": (2000.0, 800.0)})  # no contact
@@ -184,7 +183,7 @@ def test_gr_7_4_unknown_choice_names_the_line():
         run(b)
 
 
-# ---- operator fouls the camera cannot see (GR-5, GR-16..19) -----------------------------------
+# ---- operator fouls the camera cannot see (GR-5, GR-16..19) ----
 @pytest.mark.parametrize(
     "kind, rule",
     [
@@ -239,7 +238,7 @@ def test_low_confidence_events_are_flagged_not_ruled():
     assert not r.foul and any("low-confidence 'collision'" in n for n in r.notes)
 
 
-# ---- GR-15.2 ------------------------------------------------------------------------------
+# ---- GR-15.2 ----
 def test_gr_15_2_strike_before_rest_marked_on_shot_end():
     b = mid()
     b.strike("3").hit("3", "4").end({"4": (900.0, 500.0)}, at_rest=False)
@@ -256,7 +255,7 @@ def test_gr_15_2_strike_before_rest_marked_on_shot_start():
     assert r.fouls[0].rule == "GR-15.2"
 
 
-# ---- GR-23 jumped balls, GR-22.e bounce-outs, GR-24 hanging balls ------------------------------
+# ---- GR-23 jumped balls, GR-22.e bounce-outs, GR-24 hanging balls ----
 def test_gr_23_jumped_ball_is_a_foul_and_respotted():
     b = mid()
     b.strike("3").hit("3", "4").off("4").end()
@@ -299,7 +298,7 @@ def test_gr_24_hanging_ball_falling_after_5_s_goes_back():
     assert not s.game.awaiting
 
 
-# ---- GR-25 / FP-8 respots against the real table -----------------------------------------------
+# ---- GR-25 / FP-8 respots against the real table ----
 def test_gr_25_respot_behind_a_ball_on_the_rear_spot_and_placement_check():
     pos = spread()
     pos["10"] = (L * 0.75, W / 2)  # the rear spot is taken
@@ -340,7 +339,7 @@ def test_a_scored_ball_cannot_come_back():
         run(b)
 
 
-# ---- FP-1 / FP-9 end of the game -----------------------------------------------------------------
+# ---- FP-1 / FP-9 end of the game ----
 def test_fp_1_eight_points_win_and_a_later_stroke_is_an_error():
     b = mid(score={"A": 7, "B": 3})
     b.strike("Y").hit("Y", "12").pocket("12", "foot-left").end()
@@ -394,7 +393,7 @@ def test_starting_score_must_match_the_balls_on_the_table():
         run(b)
 
 
-# ---- GR-9, GR-12, GR-13 the break ------------------------------------------------------------------
+# ---- GR-9, GR-12, GR-13 the break ----
 def test_gr_13_1_legal_break_three_cushioned_balls_and_gr_9_1_rack_check():
     b = StreamBuilder().rack()
     legal_break(b)
@@ -501,7 +500,7 @@ def test_gr_9_a_game_without_a_score_starts_from_the_full_rack():
         run(b)
 
 
-# ---- GR-8 the lag ------------------------------------------------------------------------------------
+# ---- GR-8 the lag ----
 def lag(end_y, end_one, extra_y=(), extra_one=(), choice=None):
     b = StreamBuilder()
     b.table_state({"Y": (800.0, 600.0), "1": (800.0, 1200.0)})
