@@ -46,6 +46,8 @@ def stream_game(items: list[Item]) -> str:
     for it in items:
         if it.type == "table_state":
             return str(it["game"])
+        if not it.event.is_operator_input:
+            raise rule_error(it.where, f"'{it.type}' before the stream's table_state")
     raise EventError("the stream has no table_state (a stream starts with one)")
 
 
