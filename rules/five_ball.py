@@ -143,7 +143,8 @@ class FiveBall(Game):
         self.inning_player: str | None = None
         self.pending_calls: list[Item] = []
         self.pending_choices: list[Item] = []
-        self.cue_warned: set[str] = set()  # FB-10.14 over-length cue noted once
+        self.cue_warned: set[str] = set()
+        self._timely_falls: list = []  # FB-10.14 over-length cue noted once
         self.winner_: str | None = None
         self.setups = 0
         # FB-14
@@ -196,6 +197,10 @@ class FiveBall(Game):
         for w in self.off_whites:
             self.hand.add(self.owner[w])
         self.kaisa_displaced = False
+        if setup.item.get("break") is False or (setup.score is not None and not self.started):
+            # A game picked up in play: no break, ball in hand only for a white off the table.
+            self.break_next = False
+            self.hand = {self.owner[w] for w in self.off_whites}
 
     def _input_before_play(self, it: Item) -> None:
         if it.type == "players":
@@ -338,8 +343,10 @@ class FiveBall(Game):
         self.hand.discard(player)
         own = self._own_ball(player)
         cue = shot.cue_ball
-        obs = observe(cue, shot.events)
+        late_falls = self._hang_falls(shot, r)
+        obs = observe(cue, [i.event for i in shot.events] + self._timely_falls)
         before = shot.before
+        self._touching(shot, r, cue)
         if self.decider is not None:
             return self._decider_stroke(shot, r, player, obs)
 
@@ -451,13 +458,44 @@ class FiveBall(Game):
         if self.winner_ is None:
             self.turn = player if keep_turn else self._other(player)
         # ---------------------------------------------------------- balls back
-        self._balls_after(shot, obs, r)
+        self._balls_after(shot, obs, r, late_falls)
         self._clock_after(shot, r, player, keep_turn)
         r.next = None if self.winner_ is not None else self.turn
         r.score = dict(self.scores)
         return r
 
     # ------------------------------------------------------------ parts
+    def _hang_falls(self, shot: ShotRecord, r: Ruling) -> list[Item]:
+        """FB-11.4: a hanging ball that drops within 5 s of the stroke's end counts.
+
+        Later drops (FB-11.5) are returned: the ball goes back where it hung.
+        """
+        window = float(self.options["hang_window_s"])
+        self._timely_falls = []
+        late = []
+        for it in shot.between_of_type("hang_fall"):
+            if it.t - shot.t_end <= window:
+                self._timely_falls.append(it.event)
+                r.add_rule("FB-11.4")
+                r.notes.append(
+                    f"{it['ball']} hung and dropped {it.t - shot.t_end:.1f} s after "
+                    "the balls stopped: it counts (FB-11.4)"
+                )
+            else:
+                late.append(it)
+        return late
+
+    def _touching(self, shot: ShotRecord, r: Ruling, cue: str) -> None:
+        """FB-11.1: say when the cue ball touches another ball at the strike."""
+        c = shot.before.get(cue)
+        if c is None:
+            return
+        lim = self.profile.ball_diameter_mm + float(self.options["touch_tolerance_mm"])
+        for b, p in shot.before.items():
+            if b != cue and _dist(c, p) <= lim:
+                r.add_rule("FB-11.1")
+                r.notes.append(f"{cue} touches {b}: it must be played away from it (FB-11.1)")
+
     def _call(self, item: Item | None, shot: ShotRecord, own: str) -> Call | None:
         if item is None:
             return None
@@ -610,9 +648,27 @@ class FiveBall(Game):
         )
         return False
 
-    def _balls_after(self, shot: ShotRecord, obs: ShotObs, r: Ruling) -> None:
+    def _balls_after(
+        self, shot: ShotRecord, obs: ShotObs, r: Ruling, late_falls: list[Item]
+    ) -> None:
         """Whites to hand (FB-9.1), reds / kaisa to their spots (FB-12)."""
         gone = list(obs.pocketed()) + obs.off_table()
+        back: dict[str, SpotHint] = {}
+        for it in late_falls:  # FB-11.5: put back where it hung; the turn does not change
+            b = str(it["ball"])
+            p = shot.at_rest.get(b)
+            if p is None:
+                continue
+            back[b] = SpotHint(b, "where it hung", p, "FB-11.5")
+            r.add_rule("FB-11.5")
+            r.respots.append(Respot(b, p))
+            r.notes.append(
+                f"{b} dropped from the jaw by itself later: put it back where it hung (FB-11.5)"
+            )
+            if b in WHITES:
+                self.off_whites.add(b)
+            else:
+                self.awaiting.add(b)
         for b in gone:
             if b in WHITES:
                 self.off_whites.add(b)
@@ -626,8 +682,20 @@ class FiveBall(Game):
         if kaisa_touched:
             self.kaisa_displaced = False
         hints: list[SpotHint] = []
-        if self.awaiting:
-            hints = respot_hints(sorted(self.awaiting), shot.at_rest, self.profile)
+        to_spot = sorted(b for b in self.awaiting if b not in back)
+        on_table = {b: p for b, p in shot.at_rest.items() if b not in self.awaiting}
+        ret = None
+        if "K" not in to_spot:
+            # FB-12.2 first: the kaisa's return frees its spot for a red (FB-12.5 order).
+            ret = kaisa_return_hint(self.kaisa_displaced, kaisa_touched, on_table, self.profile)
+            if ret is not None:
+                r.add_rule("FB-12.2")
+                r.respots.append(Respot("K", ret.pos))
+                r.notes.append("the centre spot is free: move the kaisa back to it now (FB-12.2)")
+                self.kaisa_displaced = False  # done now, or forgotten for good
+                on_table["K"] = ret.pos
+        if to_spot:
+            hints = respot_hints(to_spot, on_table, self.profile)
             r.add_rule("FB-12.1")
             if len(hints) > 1:
                 r.add_rule("FB-12.5")
@@ -635,16 +703,9 @@ class FiveBall(Game):
                 r.respots.append(Respot(h.ball, h.pos))
                 extra = "" if h.first_choice else " (first spot occupied, FB-12.3)"
                 r.notes.append(f"respot {h.ball} on {h.spot}{extra}")
-        ret = None
-        if not hints:
-            ret = kaisa_return_hint(self.kaisa_displaced, kaisa_touched, shot.at_rest, self.profile)
-            if ret is not None:
-                r.add_rule("FB-12.2")
-                r.respots.append(Respot("K", ret.pos))
-                r.notes.append("the centre spot is free: move the kaisa back to it now (FB-12.2)")
-                self.kaisa_displaced = False  # done now, or forgotten for good
         # What the hand did before the next stroke.
         by_ball = {h.ball: h for h in hints}
+        by_ball.update(back)
         if ret is not None:
             by_ball["K"] = ret
         for it in shot.between_of_type("ball_placed", "ball_removed"):

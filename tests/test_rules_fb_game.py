@@ -1,0 +1,576 @@
+"""FiveBall on the rules core: every camera- or operator-decidable FB rule, end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from luza.rules.engine import RuleError
+from rules_fb_shots import OPENING, Stream
+
+ROOT = Path(__file__).resolve().parents[1]
+CENTRE = (1775.0, 887.5)
+HEAD_LINE = (887.5, 887.5)
+FOOT_LINE = (2662.5, 887.5)
+HEAD_END = (443.75, 887.5)
+
+# A mid-game layout (no break, nobody in hand): whites in play, everything in front of the line.
+MID = {
+    "W1": (1400.0, 500.0),
+    "W2": (2300.0, 1500.0),
+    "R1": HEAD_LINE,
+    "R2": FOOT_LINE,
+    "K": CENTRE,
+}
+
+
+def rulings(s: Stream, **opt):
+    sc = s.score(**opt)
+    return sc.rulings, sc
+
+
+def _after_break(positions=None) -> Stream:
+    """A stream after a legal empty break by A; B is to play with W2 (no ball in hand)."""
+    s = Stream(positions or OPENING)
+    s.stroke("W1", "W1~house W1-K", rest={"W1": (1600.0, 700.0), "K": (1900.0, 1000.0)})
+    return s
+
+
+# ------------------------------------------------------------------ FB-3 lag
+def lag_stream(a_text: str, b_text: str, a_rest, b_rest, choice=None) -> Stream:
+    s = Stream({"W1": (300.0, 500.0), "W2": (300.0, 1300.0), **{k: OPENING[k] for k in "K"}})
+    s._add("shot_start", dt=1.0, cue_ball="W1", player="A", lag=True)
+    s._add("shot_start", dt=0.01, cue_ball="W2", player="B", lag=True)
+    for tok in (a_text + " " + b_text).split():
+        if "|" in tok:
+            ball, cushion = tok.split("|")
+            s._add("cushion", ball=ball, cushion=cushion, pos=s._cushion_pos(ball, cushion))
+        elif "~" in tok:
+            ball, line = tok.split("~")
+            s._add("line_cross", ball=ball, line=line, direction="+y")
+    s.pos["W1"], s.pos["W2"] = a_rest, b_rest
+    s._add("shot_end", dt=1.0, positions={b: list(p) for b, p in s.pos.items()})
+    if choice:
+        s.choice(choice)
+    return s
+
+
+def test_fb_3_1_lag_nearest_the_head_cushion_wins_and_breaks_with_white_1():
+    """FB-3.1 / FB-3.5 / FB-2.2: B's ball stops nearer the head cushion; B breaks with W1."""
+    s = lag_stream("W1|foot W1|head", "W2|foot", (200.0, 500.0), (150.0, 1300.0))
+    s.place("W2", (500.0, 400.0)).place("W1", (2300.0, 1500.0))
+    s.stroke("W2", "W2~house W2-K", rest={"W2": (1500.0, 500.0), "K": (1900.0, 1000.0)}, player="B")
+    rs, sc = rulings(s)
+    assert rs[0].shot == 0 and rs[0].next == "B"
+    assert "FB-3.5" in rs[0].rules
+    # B now owns W1: striking W2 is the wrong cue ball (FB-10.8).
+    assert rs[1].foul and rs[1].fouls[0].rule == "FB-10.8"
+
+
+def test_fb_3_5_lag_winner_may_take_white_2():
+    s = lag_stream("W1|foot", "W2|foot", (100.0, 500.0), (250.0, 1300.0), choice="ball-2")
+    rs, _ = rulings(s)
+    assert rs[0].next == "B"  # A won and took white 2: B breaks
+
+
+@pytest.mark.parametrize(
+    ("a_text", "rule"),
+    [
+        ("W1|foot W1|left-foot", "FB-3.2"),  # (b) a long cushion
+        ("W1|foot W1|head W1|foot", "FB-3.2"),  # (d) an end cushion more than once
+        ("W1|foot W1~axis", "FB-3.2"),  # (e) crossed the long axis
+        ("W1|head", "FB-3.3"),  # no foot cushion
+    ],
+)
+def test_fb_3_2_lag_automatic_loss(a_text, rule):
+    """FB-3.2 (b)(d)(e), FB-3.3: A's ball stops nearer the head but A loses the lag."""
+    s = lag_stream(a_text, "W2|foot", (100.0, 500.0), (250.0, 1300.0))
+    rs, _ = rulings(s)
+    assert rs[0].next == "B" and rule in rs[0].rules
+
+
+def test_fb_3_3_both_fail_repeat_the_lag():
+    s = lag_stream("W1|head", "W2|head", (100.0, 500.0), (250.0, 1300.0))
+    rs, _ = rulings(s)
+    assert rs[0].next is None and any("repeat" in n for n in rs[0].notes)
+
+
+# ------------------------------------------------------------------ FB-4 / FB-5 break
+def test_fb_4_4_white_2_on_a_kaisa_line_warns_at_the_break():
+    pos = dict(OPENING, W2=(2662.5, 1318.0))  # on the line from the centre to foot-right
+    s = Stream(pos)
+    s.stroke("W1", "W1~house W1-K", rest={"W1": (1600.0, 700.0), "K": (1700.0, 1000.0)})
+    r = rulings(s)[0][0]
+    assert "FB-4.4" in r.rules and not r.foul
+    assert any("foot-right" in n for n in r.notes)
+
+
+def test_fb_5_2a_kaisa_pocketed_on_the_break_is_a_foul_and_kaisa_respotted():
+    s = Stream(OPENING).call("K", "foot-left")
+    s.stroke("W1", "W1~house W1-K K>foot-left", rest={"W1": (1700.0, 700.0)})
+    r = rulings(s)[0][0]
+    assert r.foul and r.points == 0 and r.next == "B"
+    assert "FB-10.12" in r.rules and [x.ball for x in r.respots] == ["K"]
+    assert r.respots[0].pos == CENTRE
+
+
+def test_fb_5_2b_in_off_kaisa_straight_into_middle_on_the_break_is_a_foul():
+    s = Stream(OPENING).call("W1", "middle-left", via="K")
+    s.stroke("W1", "W1~house W1-K W1>middle-left", rest={"K": (1900.0, 1200.0)})
+    r = rulings(s)[0][0]
+    assert r.foul and any("FB-5.2b" in f.why for f in r.fouls)
+
+
+def test_fb_5_2c_direct_play_at_the_head_line_red_is_a_foul():
+    s = Stream(OPENING).stroke("W1", "W1-R1", rest={"R1": (1100.0, 700.0), "W1": (800, 600)})
+    r = rulings(s)[0][0]
+    assert r.foul and any("FB-5.2c" in f.why for f in r.fouls)
+
+
+def test_fb_5_3_break_in_off_kaisa_into_a_corner_scores_amb_9():
+    """FB-5.3 / AMB-9: the in-off off the kaisa into a corner is allowed at the break."""
+    s = Stream(OPENING).call("W1", "foot-left", via="K")
+    s.stroke("W1", "W1~house W1-K W1>foot-left", rest={"K": (1900.0, 1000.0)})
+    s.place("W1", (400.0, 700.0))
+    r = rulings(s)[0][0]
+    assert not r.foul and r.points == 6 and r.next == "A"
+
+
+def test_fb_5_3_break_must_cross_the_head_line():
+    s = Stream(OPENING).stroke("W1", "W1|head", rest={"W1": (300.0, 500.0)})
+    r = rulings(s)[0][0]
+    assert r.foul and "FB-9.5" in r.rules and "FB-9.7" not in r.rules  # no FB-9.7 at the break
+
+
+# ------------------------------------------------------------------ FB-6 calls
+def test_fb_6_3_made_call_continues_missed_call_passes():
+    s = _after_break()
+    s.call("R2", "foot-left").stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
+    s.call("K", "foot-right").stroke("W2", "W2-K", rest={"K": (2100.0, 1300.0)})
+    rs, sc = rulings(s)
+    assert rs[1].player == "B" and rs[1].points == 3 and rs[1].next == "B"
+    assert rs[2].points == 0 and rs[2].next == "A" and not rs[2].foul
+    assert sc.final["score"] == {"A": 0, "B": 3}
+
+
+def test_fb_6_5_kaka_pocketing_not_accepted_turn_passes():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
+    r = rulings(s)[0][1]
+    assert r.points == 0 and r.next == "A" and "FB-6.5" in r.rules
+    assert [x.ball for x in r.respots] == ["R2"]
+
+
+def test_auto_call_mode_credits_and_says_so():
+    s = _after_break()
+    s.stroke("W2", "W2-R2 R2>foot-left W2-K", rest={"W2": (2500.0, 1200.0)})
+    r = rulings(s)[0][1]
+    assert r.points == 9 and r.next == "B"
+    assert any(n.startswith("auto-call") for n in r.notes)
+
+
+def test_auto_call_off_no_call_scores_nothing():
+    s = _after_break().stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
+    r = rulings(s, auto_call="false")[0][1]
+    assert r.points == 0 and r.next == "A" and "FB-6.1" in " ".join(r.notes)
+
+
+def test_call_naming_a_ball_not_on_the_table_is_an_error():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
+    s.call("R2", "foot-right").stroke("W2", "W2-K")  # R2 was never put back
+    with pytest.raises(RuleError, match="R2, which is not on the table"):
+        s.score()
+
+
+def test_stream_for_the_wrong_game_is_an_error():
+    s = Stream(OPENING)
+    s.lines[0]["game"] = "free-pyramid"
+    s.stroke("W1", "W1~house W1-K")
+    with pytest.raises(RuleError, match="not 'five-ball'"):
+        s.score()
+
+
+# ------------------------------------------------------------------ FB-8.5 / FB-10.11
+def test_fb_8_5b_second_straight_middle_kaisa_in_an_inning_is_a_foul():
+    """§9.2: second straight-middle kaisa in one inning -> foul, 0, turn passes."""
+    s = _after_break(dict(OPENING, K=(1775.0, 300.0)))
+    s.call("K", "middle-left").stroke("W2", "W2-K K>middle-left", rest={"W2": (1775, 600)})
+    s.place("K", (1775.0, 250.0))
+    s.call("K", "middle-left").stroke("W2", "W2-K K>middle-left", rest={"W2": (1700, 500)})
+    rs, _ = rulings(s)
+    assert rs[1].points == 12 and rs[1].next == "B"
+    assert rs[2].foul and rs[2].fouls[0].rule == "FB-10.11" and rs[2].next == "A"
+    assert rs[2].points == 0
+
+
+def test_fb_8_5a_banked_kaisa_after_straight_is_fine_and_resets():
+    s = _after_break(dict(OPENING, K=(1775.0, 300.0)))
+    s.call("K", "middle-left").stroke("W2", "W2-K K>middle-left", rest={"W2": (1775, 600)})
+    s.place("K", (1775.0, 250.0))
+    s.call("K", "middle-left", cushions=["right-head"])
+    s.stroke("W2", "W2-K K|right-head K>middle-left", rest={"W2": (1700, 500)})
+    rs, _ = rulings(s)
+    assert not rs[2].foul and rs[2].points == 12
+
+
+# ------------------------------------------------------------------ FB-9 ball in hand
+def _hand_stream(w2_pos, positions=None) -> Stream:
+    """B to play from hand: A pots W2, then misses."""
+    pos = positions or {
+        "W1": (1600.0, 700.0),
+        "W2": (2300.0, 1500.0),
+        "R1": HEAD_LINE,
+        "R2": FOOT_LINE,
+        "K": CENTRE,
+    }
+    s = Stream(pos)
+    s.stroke("W1", "W1~house W1-K", rest={"W1": (1500.0, 300.0), "K": (1900.0, 1000.0)})
+    s.stroke("W2", "W2-R2", rest={"W2": (2500.0, 1300.0), "R2": (2700.0, 700.0)})  # B misses
+    s.call("W2", "foot-right").stroke("W1", "W1-W2 W2>foot-right", rest={"W1": (2000.0, 1200.0)})
+    s.stroke("W1", "W1-K", rest={"K": (1800.0, 1100.0)})  # A misses
+    s.place("W2", w2_pos)
+    return s
+
+
+def test_fb_9_1_white_pocketed_by_the_opponent_gives_its_owner_ball_in_hand():
+    s = _hand_stream((400.0, 900.0))
+    s.call("R2", "foot-left").stroke(
+        "W2", "W2~house W2-R2 R2>foot-left", rest={"W2": (2400.0, 900.0)}
+    )
+    rs, _ = rulings(s)
+    assert rs[2].points == 2 and "FB-9.1" in rs[2].rules
+    assert not rs[4].foul and rs[4].points == 3 and "FB-9.2" in rs[4].rules
+
+
+def test_fb_9_3_luikka_from_hand_is_a_foul():
+    s = _hand_stream((400.0, 900.0)).call("W2", "foot-left", via="R2")
+    s.stroke("W2", "W2~house W2-R2 W2>foot-left", rest={"R2": (2900.0, 500.0)})
+    r = rulings(s)[0][4]
+    assert r.foul and "FB-10.5" in r.rules and r.points == 0
+
+
+def test_fb_9_3_from_hand_straight_middle_pot_does_not_score_banked_does():
+    pos = {
+        "W1": (1600.0, 700.0),
+        "W2": (2300.0, 1500.0),
+        "R1": HEAD_LINE,
+        "R2": FOOT_LINE,
+        "K": (1775.0, 300.0),
+    }
+    s = _hand_stream((400.0, 900.0), pos).call("K", "middle-left")
+    s.stroke("W2", "W2~house W2-K K>middle-left", rest={"W2": (1700.0, 600.0)})
+    r = rulings(s)[0][4]
+    assert r.points == 0 and "FB-9.3" in r.rules and r.next == "A"
+    s2 = _hand_stream((400.0, 900.0), pos).call("K", "middle-left", cushions=["right-head"])
+    s2.stroke("W2", "W2~house W2-K K|right-head K>middle-left", rest={"W2": (1700.0, 600.0)})
+    r2 = rulings(s2)[0][4]
+    assert r2.points == 12 and r2.next == "B"
+
+
+def test_fb_9_4_ball_behind_the_line_only_via_a_cushion():
+    pos = {
+        "W1": (1600.0, 700.0),
+        "W2": (2300.0, 1500.0),
+        "R1": (600.0, 500.0),
+        "R2": FOOT_LINE,
+        "K": CENTRE,
+    }
+    direct = _hand_stream((300.0, 1200.0), pos).stroke("W2", "W2-R1", rest={"W2": (500, 800)})
+    r = rulings(direct)[0][4]
+    assert r.foul and "FB-9.4" in r.rules and "FB-9.7" in r.rules  # did not cross: lifted
+    banked = _hand_stream((300.0, 1200.0), pos)
+    banked.stroke("W2", "W2~house W2|left-foot@1500,0 W2-R1", rest={"W2": (700, 800)})
+    rb = rulings(banked)[0][4]
+    assert not rb.foul
+
+
+def test_fb_9_6_cushion_contact_must_be_in_front_of_the_head_line():
+    pos = {
+        "W1": (1600.0, 700.0),
+        "W2": (2300.0, 1500.0),
+        "R1": (600.0, 500.0),
+        "R2": FOOT_LINE,
+        "K": CENTRE,
+    }
+    s = _hand_stream((300.0, 1200.0), pos)
+    s.stroke("W2", "W2|left-head W2-R1", rest={"W2": (700.0, 800.0)})
+    r = rulings(s)[0][4]
+    assert r.foul and "FB-9.6" in r.rules
+
+
+def test_fb_9_5_and_9_7_not_crossing_the_line_means_lift_and_hand_again():
+    s = _hand_stream((300.0, 1200.0)).stroke("W2", "", rest={"W2": (600.0, 1200.0)})
+    s.remove("W2").stroke("W1", "W1-K", rest={"K": (1850.0, 1000.0)})
+    s.place("W2", (400.0, 900.0)).stroke("W2", "W2~house W2-K", rest={"W2": (1500.0, 900.0)})
+    rs, sc = rulings(s)
+    assert rs[4].foul and "FB-9.5" in rs[4].rules and "FB-9.7" in rs[4].rules
+    assert "FB-9.2" in rs[6].rules  # B plays from hand again
+    assert sc.game.accounting()["W2"] == "table"
+
+
+# ------------------------------------------------------------------ FB-10 fouls
+def test_fb_10_1_own_white_pocketed_without_a_called_pot():
+    s = _after_break().call("K", "head-left")
+    s.stroke("W2", "W2-K W2>middle-right", rest={"K": (1500.0, 700.0)})
+    r = rulings(s)[0][1]
+    assert r.foul and r.fouls[0].rule == "FB-10.1" and r.next == "A"
+    assert any("Berit" in n or "B has ball in hand" in n for n in r.notes)
+
+
+def test_fb_10_2_ball_off_the_table_is_a_foul_and_respotted():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left W2-K K^", rest={"W2": (2500.0, 1200.0)})
+    r = rulings(s)[0][1]
+    assert r.foul and "FB-10.2" in r.rules and r.points == 0
+    assert [x.ball for x in r.respots] == ["K", "R2"]  # FB-12.5: kaisa first
+
+
+def test_fb_10_3_called_luikka_into_another_pocket():
+    s = _after_break().call("W2", "foot-left", via="R2")
+    s.stroke("W2", "W2-R2 W2>foot-right", rest={"R2": (2900.0, 500.0)})
+    r = rulings(s)[0][1]
+    assert r.foul and "FB-10.3" in r.rules
+
+
+@pytest.mark.parametrize(
+    ("kind", "rule"),
+    [
+        ("touched-ball", "FB-10.4"),
+        ("push", "FB-10.6"),
+        ("non-tip", "FB-7.2"),
+        ("touching-ball", "FB-11.1"),
+        ("spoiled-setup", "FB-11.2"),
+    ],
+)
+def test_fb_10_operator_fouls_void_the_pocketing(kind, rule):
+    """FB-10.4 / FB-10.6 / FB-7.2 / FB-11.1 / FB-11.2: referee-entered fouls."""
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)}).foul(kind)
+    r = rulings(s)[0][1]
+    assert r.foul and rule in r.rules and r.points == 0 and r.next == "A"
+
+
+def test_fb_10_7_double_hit_no_points_not_a_foul():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)}).foul("double-hit")
+    r = rulings(s)[0][1]
+    assert not r.foul and r.points == 0 and r.next == "A" and "FB-10.7" in r.rules
+
+
+def test_fb_10_8_wrong_cue_ball_only_this_shot_void():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
+    s.place("R2", FOOT_LINE)
+    s.call("K", "foot-right").stroke(
+        "W1", "W1-K K>foot-right", player="B", rest={"W1": (2000.0, 900.0)}
+    )
+    rs, sc = rulings(s)
+    assert rs[2].foul and rs[2].fouls[0].rule == "FB-10.8" and rs[2].next == "A"
+    assert sc.final["score"]["B"] == 3  # the earlier points stand
+
+
+def test_fb_10_13_striking_before_the_balls_stopped():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)}, before_rest=True)
+    r = rulings(s)[0][1]
+    assert r.foul and "FB-10.13" in r.rules
+
+
+def test_fb_10_14_over_length_cue_twice_loses():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)}).foul("over-length-cue")
+    s.place("R2", FOOT_LINE).call("K", "foot-right")
+    s.stroke("W2", "W2-K K>foot-right", rest={"W2": (2000, 1000)}).foul("over-length-cue")
+    rs, sc = rulings(s)
+    assert rs[1].points == 3 and "FB-10.14" in rs[1].rules
+    assert sc.final["winner"] == "A"
+
+
+# ------------------------------------------------------------------ FB-11
+def test_fb_11_1_touching_balls_are_pointed_out():
+    pos = dict(MID, W1=(1775.0 - 69.0, 887.5))
+    s = Stream(pos, brk=False).stroke("W1", "W1~house", rest={"W1": (1200.0, 300.0)})
+    r = rulings(s)[0][0]
+    assert "FB-11.1" in r.rules and any("touches K" in n for n in r.notes)
+
+
+def test_fb_11_4_hanging_ball_that_drops_within_5_s_counts():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2", rest={"W2": (2500.0, 1200.0), "R2": (3520.0, 40.0)})
+    s._add("hang_fall", dt=3.0, ball="R2", pocket="foot-left")
+    s.pos.pop("R2")
+    s.place("R2", FOOT_LINE).stroke("W2", "W2-K", rest={"K": (1900.0, 1300.0)})
+    rs, _ = rulings(s)
+    assert rs[1].points == 3 and rs[1].next == "B" and "FB-11.4" in rs[1].rules
+
+
+def test_fb_11_5_ball_that_drops_later_goes_back_turn_unchanged():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2", rest={"W2": (2500.0, 1200.0), "R2": (3520.0, 40.0)})
+    s._add("hang_fall", dt=9.0, ball="R2", pocket="foot-left")
+    s.pos.pop("R2")
+    s.place("R2", (3520.0, 40.0)).stroke("W1", "W1-K", rest={"K": (1900.0, 1300.0)})
+    rs, _ = rulings(s)
+    assert rs[1].points == 0 and rs[1].next == "A" and "FB-11.5" in rs[1].rules
+    assert rs[1].respots[0].ball == "R2" and rs[1].respots[0].pos == (3520.0, 40.0)
+
+
+# ------------------------------------------------------------------ FB-12 respot in play
+def test_fb_12_respot_hint_and_placement_check():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
+    s.place("R2", (HEAD_LINE[0] + 200.0, HEAD_LINE[1]))  # red R1 holds the head-line spot
+    r = rulings(s)[0][1]
+    assert r.respots[0].pos == FOOT_LINE and "FB-12.4" in r.rules
+    assert any("placement" in n for n in r.notes)
+
+
+def test_fb_12_2_kaisa_returns_to_the_centre_when_it_frees():
+    pos = dict(MID, W1=CENTRE, K=(2000.0, 300.0))
+    s = Stream(pos, brk=False).call("K", "middle-left")
+    s.stroke("W1", "W1-K K>middle-left", rest={"W1": (1775.0, 1100.0)})
+    rs, _ = rulings(s)
+    # W1 at rest is off the centre spot, so the kaisa goes straight to the centre.
+    assert rs[0].respots[0].pos == CENTRE
+
+
+def test_fb_12_2_displaced_kaisa_moves_back_once():
+    pos = dict(MID, W1=(1900.0, 600.0), K=(1800.0, 300.0), R1=(500.0, 300.0))
+    s = Stream(pos, brk=False).call("K", "middle-left", cushions=[])
+    s.stroke("W1", "W1-K K>middle-left", rest={"W1": CENTRE})  # cue ball stops on the centre
+    s.place("K", HEAD_LINE)  # kaisa's second spot (R1 is elsewhere)
+    s.call("R2", "foot-left").stroke("W1", "W1-R2 R2>foot-left", rest={"W1": (2400.0, 500.0)})
+    s.place("K", CENTRE)  # centre is free now: the kaisa goes back (FB-12.2)
+    s.place("R2", HEAD_LINE)  # ... which frees the head-line spot for the red
+    s.call("R1", "head-left").stroke("W1", "W1-R1", rest={"R1": (300.0, 200.0)})
+    rs, sc = rulings(s)
+    assert rs[0].respots[0].pos == HEAD_LINE and "FB-12.4" not in rs[0].rules
+    assert [(x.ball, x.pos) for x in rs[1].respots] == [("K", CENTRE), ("R2", HEAD_LINE)]
+    assert "FB-12.2" in rs[1].rules and not any("placement" in n for n in rs[1].notes)
+    assert "FB-12.2" not in rs[2].rules  # done once: the kaisa is home
+
+
+# ------------------------------------------------------------------ FB-13 end of game
+def test_golden_fb_13_exactly_100_with_white_continues_104_passes_then_win_is_100():
+    """§9.2: exactly 100 by the white without nakki -> turn continues, no win;
+    104 -> recorded, turn passes; a later win is recorded as 100."""
+    s = Stream(MID, brk=False, score={"A": 98, "B": 50})
+    s.call("W2", "foot-right").stroke("W1", "W1-W2 W2>foot-right", rest={"W1": (2000, 900)})
+    rs, sc = rulings(s)
+    assert rs[0].points == 2 and rs[0].next == "A" and sc.final["winner"] is None
+    assert "FB-13.4" in rs[0].rules
+
+    s = Stream(MID, brk=False, score={"A": 102, "B": 50})
+    s.call("W2", "foot-right").stroke("W1", "W1-W2 W2>foot-right", rest={"W1": (2000, 900)})
+    s.place("W2", (400.0, 900.0))
+    s.call("R1", "head-left").stroke("W2", "W2~house W2-K", rest={"K": (1900.0, 1200.0)})
+    s.call("R2", "foot-left").stroke("W1", "W1-R2 R2>foot-left", rest={"W1": (2300.0, 700.0)})
+    rs, sc = rulings(s)
+    assert rs[0].score["A"] == 104 and rs[0].next == "B" and "FB-13.5" in rs[0].rules
+    assert rs[2].points == 3 and sc.final["winner"] == "A"
+    assert sc.final["score"] == {"A": 100, "B": 50}
+    assert rs[2].next is None and "FB-13.1" in rs[2].rules
+
+
+def test_fb_13_2_red_finishes_and_white_with_nakki_finishes():
+    s = Stream(MID, brk=False, score={"A": 99, "B": 0})
+    s.call("W2", "foot-right").stroke("W1", "W1-W2 W2>foot-right W1-K", rest={"W1": (2000, 900)})
+    assert rulings(s)[1].final["winner"] == "A"
+
+
+def test_fb_13_3_white_by_combination_needs_a_red_or_kaisa():
+    s = Stream(MID, brk=False, score={"A": 99, "B": 0})
+    s.call("W2", "foot-right", combination="K")
+    s.stroke("W1", "W1-K K-W2 W2>foot-right", rest={"W1": (2000, 900), "K": (2100, 1200)})
+    rs, sc = rulings(s)
+    assert sc.final["winner"] is None and rs[0].score["A"] == 101 and rs[0].next == "B"
+
+
+def test_stroke_after_the_game_is_over_is_an_error():
+    s = Stream(MID, brk=False, score={"A": 97, "B": 0})
+    s.call("R2", "foot-left").stroke("W1", "W1-R2 R2>foot-left", rest={"W1": (2300, 700)})
+    s.stroke("W2", "W2-K")
+    with pytest.raises(RuleError, match="after the game is over"):
+        s.score()
+
+
+# ------------------------------------------------------------------ FB-14 timed
+def test_fb_14_timed_match_warning_last_innings_and_decider():
+    """FB-14.1 .. FB-14.3: warning at 5 min, last innings (ball 2 last), then the decider."""
+    s = Stream(MID, brk=False)
+    s.stroke("W1", "W1-K", rest={"K": (1900.0, 1000.0)})  # A misses at t ~ 1
+    s.wait(60.0 * 5.5)
+    s.stroke("W2", "W2-R2", rest={"R2": (2800.0, 1000.0)})  # B misses: warning
+    s.wait(60.0 * 6)
+    s.stroke("W1", "W1-R2", rest={"R2": (2900.0, 1100.0)})  # time up in A's inning
+    s.stroke("W2", "W2-R2", rest={"R2": (2950.0, 1150.0)})  # B's last inning
+    s.place("K", CENTRE)
+    s.call("K", "foot-left").stroke("W1", "W1-K K>foot-left", rest={"W1": (2000.0, 500.0)})
+    rs, sc = rulings(s, match_minutes="10")
+    assert "FB-14.1" in rs[1].rules and any("5 minutes left" in n for n in rs[1].notes)
+    assert any("time is up" in n for n in rs[2].notes) and rs[2].next == "B"
+    assert "FB-14.2" in rs[3].rules and rs[3].next == "A"
+    assert rs[4].points == 6 and "FB-14.3" in rs[4].rules and rs[4].next == "A"
+
+
+def test_fb_14_9_break_inputs():
+    s = (
+        Stream(MID, brk=False)
+        .choice("break-start", player="A")
+        .wait(200)
+        .choice("break-end", player="A")
+    )
+    s.stroke("W1", "W1-K", rest={"K": (1900.0, 1000.0)})
+    s.choice("break-start", player="A")
+    s.stroke("W2", "W2-K", rest={"K": (1950.0, 1000.0)})
+    with pytest.raises(RuleError, match="already taken"):
+        s.score(match_minutes="60")
+
+
+# ------------------------------------------------------------------ CLI + example
+def test_cli_scores_the_example_stream_end_to_end(tmp_path):
+    ex = ROOT / "rules" / "examples" / "five_ball_game.jsonl"
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "luza.cli",
+            "score",
+            str(ex),
+            "--game",
+            "five-ball",
+            "--json",
+            "--record",
+            str(tmp_path / "rec.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    final = lines[-1]
+    assert final["type"] == "final" and final["winner"] is None
+    rulings_ = [x for x in lines if x["type"] == "ruling"]
+    assert sum(r["points"] for r in rulings_ if r["player"] == "Aino") == final["score"]["Aino"]
+    assert any(r["foul"] for r in rulings_) and any(r["respots"] for r in rulings_)
+    assert all(r["rules"] for r in rulings_)  # a rule number on every ruling
+    rep = subprocess.run(
+        [sys.executable, "-m", "luza.cli", "replay", str(tmp_path / "rec.jsonl")],
+        capture_output=True,
+        text=True,
+    )
+    assert rep.returncode == 0, rep.stderr
+
+
+def test_cli_clear_error_for_a_wrong_call(tmp_path):
+    p = tmp_path / "s.jsonl"
+    s = _after_break().call("Y", "foot-left")
+    p.write_text("\n".join(s.jsonl()) + "\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "luza.cli", "score", str(p)], capture_output=True, text=True
+    )
+    assert out.returncode == 2 and "error" in out.stderr and "Traceback" not in out.stderr
