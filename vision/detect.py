@@ -187,10 +187,22 @@ class BallDetector:
         chroma, inten = self._chroma_intensity(self.work_image(image))
         self._cloth = self._estimate_cloth(chroma, inten)
 
-    def foreground(self, work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Soft foreground (0..1) and brightness relative to the cloth, in work pixels."""
+    def foreground(
+        self, work: np.ndarray, off: tuple[int, int] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Soft foreground (0..1) and brightness relative to the cloth, in work pixels.
+
+        ``off``: the work-pixel offset of a window (needs a fixed cloth model).
+        """
         chroma, inten = self._chroma_intensity(work)
-        cf, inf = self._cloth if self._cloth is not None else self._estimate_cloth(chroma, inten)
+        if self._cloth is not None:
+            cf, inf = self._cloth
+            if off is not None:
+                h, w = work.shape[:2]
+                cf = cf[off[1] : off[1] + h, off[0] : off[0] + w]
+                inf = inf[off[1] : off[1] + h, off[0] : off[0] + w]
+        else:
+            cf, inf = self._estimate_cloth(chroma, inten)
         dc = np.sqrt(((chroma - cf) ** 2).sum(axis=2))
         rel = inten / inf
         fg = np.maximum.reduce(
@@ -240,21 +252,86 @@ class BallDetector:
         return acc * (2.0 * math.pi * VOTE_BLUR_PX**2) / (2.0 * math.pi * self.r_vote)
 
     def detect(self, image: np.ndarray, frame: int = 0, t: float = 0.0) -> Detections:
+        """Every ball in a frame."""
         self._image = image
         work = self.work_image(image)
         fg, rel = self.foreground(work)
         votes = self.rim_votes(work)
-        return self._from_votes(fg, rel, votes, frame, t)
+        return self._from_votes(fg, rel, votes, frame, t, (0, 0))
 
-    def _from_votes(self, fg, rel, votes, frame: int, t: float) -> Detections:
+    def work_box(self, box_px: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+        """A box in frame pixels -> the covering box in work pixels (clipped)."""
+        x0, y0 = self.roi[:2]
+        ww, wh = self.work_size
+        bx0 = int(max(0, math.floor((box_px[0] - x0) * self.scale)))
+        by0 = int(max(0, math.floor((box_px[1] - y0) * self.scale)))
+        bx1 = int(min(ww, math.ceil((box_px[2] - x0) * self.scale) + 1))
+        by1 = int(min(wh, math.ceil((box_px[3] - y0) * self.scale) + 1))
+        return bx0, by0, bx1, by1
+
+    def detect_regions(
+        self,
+        image: np.ndarray,
+        boxes_work: list[tuple[int, int, int, int]],
+        frame: int = 0,
+        t: float = 0.0,
+    ) -> Detections:
+        """Balls whose centre lies inside the given work-pixel boxes (fixed cloth model).
+
+        Each box is processed with a margin of two ball radii so votes from a
+        ball's whole rim are in, and only peaks inside the box are kept -- the
+        incremental mode of :class:`~luza.vision.pipeline.VisionPipeline`.
+        """
+        if self._cloth is None:
+            self.set_background(image)
+        self._image = image
+        ww, wh = self.work_size
+        m = int(math.ceil(2.2 * self.r_work))
+        parts = []
+        rx0, ry0 = self.roi[:2]
+        for bx0, by0, bx1, by1 in boxes_work:
+            ex0, ey0 = max(0, bx0 - m), max(0, by0 - m)
+            ex1, ey1 = min(ww, bx1 + m), min(wh, by1 + m)
+            if ex1 - ex0 < 3 or ey1 - ey0 < 3:
+                continue
+            fx0 = int(round(rx0 + ex0 / self.scale))
+            fy0 = int(round(ry0 + ey0 / self.scale))
+            fx1 = int(round(rx0 + ex1 / self.scale))
+            fy1 = int(round(ry0 + ey1 / self.scale))
+            crop = image[fy0:fy1, fx0:fx1]
+            if crop.size == 0:
+                continue
+            if self.scale < 1.0:
+                work = cv2.resize(crop, (ex1 - ex0, ey1 - ey0), interpolation=cv2.INTER_AREA)
+            else:
+                work = crop
+            fg, rel = self.foreground(work, (ex0, ey0))
+            votes = self.rim_votes(work)
+            keep = (bx0 - ex0, by0 - ey0, bx1 - ex0, by1 - ey0)
+            parts.append(self._from_votes(fg, rel, votes, frame, t, (ex0, ey0), keep))
+        if not parts:
+            return Detections.empty(frame, t)
+        return Detections.merge(parts)
+
+    def _from_votes(
+        self, fg, rel, votes, frame: int, t: float, off: tuple[int, int], keep_box=None
+    ) -> Detections:
         rw = self.r_work
+        h, w = votes.shape
+        ox, oy = off
         ksz = int(2 * round(0.9 * rw) + 1)
         dil = cv2.dilate(votes, np.ones((ksz, ksz), np.uint8))
-        peaks = (votes >= dil - 1e-6) & (votes >= VOTE_THRESHOLD) & self.centre_mask
+        cmask = self.centre_mask[oy : oy + h, ox : ox + w]
+        peaks = (votes >= dil - 1e-6) & (votes >= VOTE_THRESHOLD) & cmask
+        if keep_box is not None:
+            kx0, ky0, kx1, ky1 = keep_box
+            inside = np.zeros_like(peaks)
+            inside[max(0, ky0) : ky1, max(0, kx0) : kx1] = True
+            peaks &= inside
         ys, xs = np.nonzero(peaks)
         if len(xs) == 0:
             return Detections.empty(frame, t)
-        # Foreground support: the disc around the peak must not be plain cloth.
+        # Foreground support: the core of a ball is not cloth (nor a shadow between balls).
         sup = self._core_support(fg, xs, ys)
         vals = votes[ys, xs] * (0.5 + sup)
         ok = sup >= FG_SUPPORT
@@ -266,15 +343,17 @@ class BallDetector:
         for i in range(len(xs)):
             if all((xs[i] - xs[j]) ** 2 + (ys[i] - ys[j]) ** 2 > sup2 for j in keep):
                 keep.append(i)
+        if not keep:
+            return Detections.empty(frame, t)
         pts = np.stack([xs[keep], ys[keep]], 1).astype(np.float64)
         score = np.clip(vals[keep], 0, 1)
         pts = self._peak_centroid(votes, pts)
-        ix = np.clip(np.round(pts).astype(int), 0, [fg.shape[1] - 1, fg.shape[0] - 1])
+        ix = np.clip(np.round(pts).astype(int), 0, [w - 1, h - 1])
         dark = self._mean_rel(rel, pts) < POCKET_DARK_REL
-        bad = dark & self.pocket_zone[ix[:, 1], ix[:, 0]]
+        bad = dark & self.pocket_zone[oy + ix[:, 1], ox + ix[:, 0]]
         pts, score = pts[~bad], score[~bad]
         x0, y0 = self.roi[:2]
-        xy_px = (pts + 0.5) / self.scale - 0.5 + np.array([x0, y0])
+        xy_px = (pts + np.array([ox, oy]) + 0.5) / self.scale - 0.5 + np.array([x0, y0])
         if len(xy_px) == 0:
             return Detections.empty(frame, t)
         xy_mm = self.camera.unproject(xy_px, self.R_mm)

@@ -1,0 +1,255 @@
+"""Tracking benchmark on generated footage with ground truth (``luza synth`` clips).
+
+For every clip ``<name>.mp4`` + ``<name>.truth.json`` in the given folders (or
+clips rendered on the fly with ``--render SCENE[,SCENE...]``), runs the vision
+pipeline with the clip's true camera and prints:
+
+- balls at rest: centre error median / p95 (mm), recall, false detections per 1000 frames;
+- moving balls: error p95, recall;
+- the rack: frames before the break with all 15 found;
+- identity switches: shots (clips) with any switch; classification accuracy at rest;
+- speed on one core: decode-only rate (OpenCV and PyAV), tracking without decoding,
+  end to end, and the end-to-end / decode ratio.
+
+    .venv/bin/python benchmarks/bench_track.py DIR [DIR...] [--max-clips N]
+    .venv/bin/python benchmarks/bench_track.py --render fp-break,fb-break --size 1920x1080
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+from luza.calibration.camera import CameraModel  # noqa: E402
+from luza.calibration.profiles import load_profile  # noqa: E402
+from luza.vision.pipeline import VisionPipeline  # noqa: E402
+from luza.vision.sources import decode_rate, open_source  # noqa: E402
+from luza.vision.track import ball_class  # noqa: E402
+
+cv2.setNumThreads(1)
+MATCH_MM = 30.0  # a detection within this of a true ball is that ball (moving: 60)
+
+
+def clips_in(dirs: list[Path]) -> list[Path]:
+    out = []
+    for d in dirs:
+        out += sorted(d.glob("*.truth.json")) if d.is_dir() else [d]
+    return out
+
+
+def run_clip(truth_path: Path) -> dict:
+    truth = json.loads(truth_path.read_text())
+    video = truth_path.with_name(truth_path.name.replace(".truth.json", ".mp4"))
+    prof = load_profile(truth["table"]["name"])
+    cam = CameraModel.from_dict(truth["camera"])
+    game = truth["game"]
+    pipe = VisionPipeline(cam, prof, game)
+    frames = truth["frames"]
+    shot_t = [e["t"] for e in truth["events"] if e["type"] == "shot_start"]
+    first_shot = min(shot_t) if shot_t else float("inf")
+    rest_err, mov_err = [], []
+    rest_n = rest_found = mov_n = mov_found = 0
+    false_det = 0
+    rack_frames = rack_ok = 0
+    cls_n = cls_ok = 0
+    switched = set()
+    t_proc = 0.0
+    n = 0
+    t_all0 = time.perf_counter()
+    with open_source(video) as src:
+        for fr in src:
+            if fr.index >= len(frames):
+                break
+            t0 = time.perf_counter()
+            res = pipe.process(fr)
+            t_proc += time.perf_counter() - t0
+            n += 1
+            tf = frames[fr.index]
+            balls = {b: np.array(p) for b, p in tf["balls"].items()}
+            lift = tf.get("lift", {})
+            moving = set(tf.get("moving", []))
+            det = res.detections
+            # detection quality (identity-free): optimal matching to the truth
+            ids = [b for b in balls if abs(lift.get(b, 0.0)) < 1.0]
+            gt = np.array([balls[b] for b in ids]) if ids else np.zeros((0, 2))
+            if len(det) and len(gt):
+                d = np.linalg.norm(det.xy_mm[:, None] - gt[None], axis=2)
+                from scipy.optimize import linear_sum_assignment
+
+                r, c = linear_sum_assignment(d)
+                ok = d[r, c] <= np.where(
+                    np.array([ids[j] in moving for j in c]), 2 * MATCH_MM, MATCH_MM
+                )
+                matched_gt = {c[k]: d[r[k], c[k]] for k in range(len(r)) if ok[k]}
+                matched_det = {r[k]: c[k] for k in range(len(r)) if ok[k]}
+                false_det += len(det) - len(matched_det)
+            else:
+                matched_gt, matched_det = {}, {}
+                false_det += len(det)
+            labels = det.labels
+            for j, b in enumerate(ids):
+                if b in moving:
+                    mov_n += 1
+                    if j in matched_gt:
+                        mov_found += 1
+                        mov_err.append(matched_gt[j])
+                else:
+                    rest_n += 1
+                    if j in matched_gt:
+                        rest_found += 1
+                        rest_err.append(matched_gt[j])
+            for k, j in matched_det.items():
+                if ids[j] not in moving and labels[k]:
+                    cls_n += 1
+                    cls_ok += labels[k] == ball_class(game, ids[j])
+            if fr.t < first_shot and game == "free-pyramid":
+                rack_frames += 1
+                rack = [b for b in ids if b != "Y"]
+                rack_ok += (
+                    all(j in matched_gt for j, b in enumerate(ids) if b in rack) and len(rack) == 15
+                )
+            # identity: the tracker's position of each ball near the truth
+            pos = res.tracked.positions
+            for b, p in balls.items():
+                if b in pos and b in res.tracked.visible and abs(lift.get(b, 0.0)) < 1.0:
+                    tol = 2 * MATCH_MM if b in moving else MATCH_MM
+                    if np.linalg.norm(np.array(pos[b]) - p) > max(tol, prof.ball_diameter_mm):
+                        switched.add(b)
+    t_all = time.perf_counter() - t_all0
+    return dict(
+        clip=truth_path.name.replace(".truth.json", ""),
+        game=game,
+        size=tuple(truth["size"]),
+        fps=truth["fps"],
+        frames=n,
+        rest_err=rest_err,
+        mov_err=mov_err,
+        rest_n=rest_n,
+        rest_found=rest_found,
+        mov_n=mov_n,
+        mov_found=mov_found,
+        false_det=false_det,
+        rack_frames=rack_frames,
+        rack_ok=rack_ok,
+        cls_n=cls_n,
+        cls_ok=cls_ok,
+        switched=sorted(switched),
+        track_fps=n / max(t_proc, 1e-9),
+        e2e_fps=n / max(t_all, 1e-9),
+        decode_fps=decode_rate(video),
+        decode_pyav_fps=decode_rate(video, "pyav"),
+    )
+
+
+def _pct(a, q):
+    return float(np.percentile(a, q)) if len(a) else float("nan")
+
+
+def summarise(results: list[dict]) -> None:
+    print(
+        f"{'clip':34s} {'size':>9s} {'fps':>3s} {'rest med/p95 mm':>16s} {'rest rec':>8s} "
+        f"{'mov p95':>7s} {'mov rec':>7s} {'FP/1k':>6s} {'rack':>7s} {'switch':>6s} "
+        f"{'track/s':>7s} {'e2e/s':>6s} {'dec/s':>6s} {'ratio':>5s}"
+    )
+    for r in results:
+        print(
+            f"{r['clip'][:34]:34s} {r['size'][0]}x{r['size'][1]:<4d} {r['fps']:3.0f} "
+            f"{np.median(r['rest_err']) if r['rest_err'] else float('nan'):7.2f}/"
+            f"{_pct(r['rest_err'], 95):<7.2f} "
+            f"{r['rest_found'] / max(1, r['rest_n']):8.4f} {_pct(r['mov_err'], 95):7.1f} "
+            f"{r['mov_found'] / max(1, r['mov_n']):7.3f} "
+            f"{1000 * r['false_det'] / max(1, r['frames']):6.1f} "
+            f"{r['rack_ok']:3d}/{r['rack_frames']:<3d} {len(r['switched']):6d} "
+            f"{r['track_fps']:7.0f} {r['e2e_fps']:6.0f} {r['decode_fps']:6.0f} "
+            f"{r['e2e_fps'] / r['decode_fps']:5.2f}"
+        )
+        if r["switched"]:
+            print(f"    identity lost: {', '.join(r['switched'])}")
+    rest = np.concatenate([r["rest_err"] for r in results]) if results else np.zeros(0)
+    mov = np.concatenate([r["mov_err"] for r in results]) if results else np.zeros(0)
+    tot = {
+        k: sum(r[k] for r in results)
+        for k in (
+            "rest_n",
+            "rest_found",
+            "mov_n",
+            "mov_found",
+            "false_det",
+            "frames",
+            "rack_frames",
+            "rack_ok",
+            "cls_n",
+            "cls_ok",
+        )
+    }
+    print("\nall clips:")
+    print(
+        f"  at rest: median {np.median(rest) if len(rest) else float('nan'):.2f} mm, "
+        f"p95 {_pct(rest, 95):.2f} mm, recall {tot['rest_found'] / max(1, tot['rest_n']):.4f}"
+    )
+    print(
+        f"  moving: p95 {_pct(mov, 95):.1f} mm, recall {tot['mov_found'] / max(1, tot['mov_n']):.4f}"
+    )
+    print(
+        f"  false detections per 1000 frames: {1000 * tot['false_det'] / max(1, tot['frames']):.1f}"
+    )
+    print(f"  rack complete in {tot['rack_ok']}/{tot['rack_frames']} frames before the break")
+    print(
+        f"  clips without an identity switch: "
+        f"{sum(1 for r in results if not r['switched'])}/{len(results)}"
+    )
+    print(f"  classification at rest: {tot['cls_ok'] / max(1, tot['cls_n']):.4f} ({tot['cls_n']})")
+    tf = [r["track_fps"] for r in results]
+    e2e = [r["e2e_fps"] for r in results]
+    dec = [r["decode_fps"] for r in results]
+    pyav = [r["decode_pyav_fps"] for r in results]
+    print(
+        f"  speed (1 core): tracking without decoding {np.median(tf):.0f} frames/s, "
+        f"end to end {np.median(e2e):.0f}, decode-only {np.median(dec):.0f} "
+        f"(PyAV {np.median(pyav):.0f}), ratio {np.median(e2e) / np.median(dec):.2f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dirs", nargs="*", type=Path, help="folders with <clip>.truth.json + .mp4")
+    ap.add_argument("--render", help="render these scenes first (comma-separated)")
+    ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--fps", type=float, default=30.0)
+    ap.add_argument("--seed", type=int, default=101)
+    ap.add_argument("--max-clips", type=int, default=0)
+    args = ap.parse_args(argv)
+    paths = clips_in(args.dirs)
+    if args.render:
+        from luza.samples.synth import ClipConfig, make_clip
+
+        w, h = (int(v) for v in args.size.lower().split("x"))
+        out = Path(tempfile.mkdtemp(prefix="luza-bench-"))
+        for sc in args.render.split(","):
+            make_clip(ClipConfig(scene=sc, seed=args.seed, size=(w, h), fps=args.fps), out)
+        paths += clips_in([out])
+    if args.max_clips:
+        paths = paths[: args.max_clips]
+    if not paths:
+        print("no clips (give folders of luza synth clips, or --render SCENES)")
+        return 0
+    results = []
+    for p in paths:
+        r = run_clip(p)
+        results.append(r)
+        print(f"done {r['clip']}", file=sys.stderr)
+    summarise(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""Frames -> detections -> identities -> positions and events, fast enough for live.
+
+:class:`VisionPipeline` runs the detector on the whole bed only on the first
+frame (and when most of the bed changes, e.g. the light); afterwards it compares
+each frame with a reference on a sparse pixel grid (a ball is several grid cells
+wide, so any ball that moves changes some) and re-detects only in the changed
+boxes and around balls that are moving.  Balls at rest cost nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from luza.calibration.camera import CameraModel
+from luza.calibration.profiles import TableProfile
+
+from .detect import BallDetector
+from .detections import Detections
+from .identify import BallIdentifier
+from .sources import Frame
+from .track import REST_SPEED_MM_S, BallTracker, TrackerOutput
+
+CHANGE_LEVEL = 28  # 8-bit difference (any channel) that counts as a change
+GRID_RADII = 0.5  # change-grid spacing in ball radii
+FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
+
+
+@dataclass
+class FrameResult:
+    tracked: TrackerOutput
+    detections: Detections
+    full: bool  # whether the whole bed was searched
+
+
+class VisionPipeline:
+    def __init__(
+        self,
+        camera: CameraModel,
+        profile: TableProfile,
+        game: str,
+        identifier: BallIdentifier | None = None,
+    ) -> None:
+        self.detector = BallDetector(camera, profile)
+        self.identifier = identifier or BallIdentifier(game)
+        self.tracker = BallTracker(profile, game)
+        self.profile = profile
+        self.camera = camera
+        self.stride = max(1, int(round(GRID_RADII * self.detector.radius_px_min)))
+        self._ref: np.ndarray | None = None
+        self._last: Detections | None = None
+
+    def _grid(self, image: np.ndarray) -> np.ndarray:
+        x0, y0, x1, y1 = self.detector.roi
+        s = self.stride
+        return image[y0:y1:s, x0:x1:s]
+
+    def process(self, frame: Frame) -> FrameResult:
+        img = frame.image
+        grid = self._grid(img)
+        full = False
+        if self._ref is None or self._last is None:
+            self.detector.set_background(img)
+            det = self.detector.detect(img, frame.index, frame.t)
+            det = self.identifier.identify(img, det)
+            self._ref = grid.copy()
+            full = True
+        else:
+            changed = cv2.absdiff(grid, self._ref).max(axis=2) > CHANGE_LEVEL
+            boxes = self._change_boxes(changed)
+            boxes += self._moving_boxes()
+            if changed.mean() > FULL_REDETECT_FRACTION:
+                det = self.detector.detect(img, frame.index, frame.t)
+                det = self.identifier.identify(img, det)
+                self._ref = grid.copy()
+                full = True
+            elif boxes:
+                boxes = _merge_boxes(boxes)
+                new = self.detector.detect_regions(img, boxes, frame.index, frame.t)
+                new = self.identifier.identify(img, new)
+                keep = np.ones(len(self._last), bool)
+                wxy = self._work_xy(self._last.xy_px)
+                for bx0, by0, bx1, by1 in boxes:
+                    inside = (
+                        (wxy[:, 0] >= bx0)
+                        & (wxy[:, 0] < bx1)
+                        & (wxy[:, 1] >= by0)
+                        & (wxy[:, 1] < by1)
+                    )
+                    keep &= ~inside
+                old = self._last[keep]
+                old.frame, old.t = frame.index, frame.t
+                det = Detections.merge([old, new]) if len(old) else new
+                det.frame, det.t = frame.index, frame.t
+                self._update_ref(grid, boxes)
+            else:
+                det = self._last
+                det = Detections(
+                    frame.index,
+                    frame.t,
+                    det.xy_px,
+                    det.xy_mm,
+                    det.radius_px,
+                    det.score,
+                    det.cls_prob,
+                    det.classes,
+                )
+        self._last = det
+        out = self.tracker.update(det)
+        return FrameResult(out, det, full)
+
+    # ------------------------------------------------------------------ helpers
+    def _work_xy(self, xy_px: np.ndarray) -> np.ndarray:
+        x0, y0 = self.detector.roi[:2]
+        return (np.asarray(xy_px) - np.array([x0, y0]) + 0.5) * self.detector.scale - 0.5
+
+    def _grid_to_work(self, gx0: int, gy0: int, gx1: int, gy1: int) -> tuple:
+        x0, y0 = self.detector.roi[:2]
+        s = self.stride
+        return self.detector.work_box((x0 + gx0 * s, y0 + gy0 * s, x0 + gx1 * s, y0 + gy1 * s))
+
+    def _change_boxes(self, changed: np.ndarray) -> list[tuple[int, int, int, int]]:
+        if not changed.any():
+            return []
+        m = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8))
+        n, _lab, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        boxes = []
+        pad = int(math.ceil(1.5 / GRID_RADII))  # a ball radius and a half around the change
+        for k in range(1, n):
+            x, y, w, h, _area = stats[k]
+            boxes.append(self._grid_to_work(x - pad, y - pad, x + w + pad, y + h + pad))
+        return boxes
+
+    def _moving_boxes(self) -> list[tuple[int, int, int, int]]:
+        boxes = []
+        R = self.profile.ball_radius_mm
+        for tr in self.tracker.tracks.values():
+            if not tr.on_table or tr.speed <= REST_SPEED_MM_S:
+                continue
+            pts = np.array([tr.xy, tr.xy + tr.v / 20.0])  # where it is and ~1/20 s ahead
+            lo, hi = pts.min(0) - 2 * R, pts.max(0) + 2 * R
+            corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [lo[0], hi[1]], [hi[0], hi[1]]])
+            px = self.camera.project(corners, R)
+            boxes.append(self.detector.work_box((*px.min(0), *px.max(0))))
+        return boxes
+
+    def _update_ref(self, grid: np.ndarray, boxes) -> None:
+        x0, y0 = self.detector.roi[:2]
+        s = self.stride
+        sc = self.detector.scale
+        for bx0, by0, bx1, by1 in boxes:
+            gx0 = max(0, int(math.floor((bx0 / sc) / s)))
+            gy0 = max(0, int(math.floor((by0 / sc) / s)))
+            gx1 = int(math.ceil((bx1 / sc) / s)) + 1
+            gy1 = int(math.ceil((by1 / sc) / s)) + 1
+            self._ref[gy0:gy1, gx0:gx1] = grid[gy0:gy1, gx0:gx1]
+        del x0, y0
+
+
+def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Merge overlapping boxes so no ball is searched twice."""
+    out = [list(b) for b in boxes]
+    merged = True
+    while merged:
+        merged = False
+        res: list[list[int]] = []
+        for b in out:
+            for r in res:
+                if b[0] < r[2] and r[0] < b[2] and b[1] < r[3] and r[1] < b[3]:
+                    r[0], r[1] = min(r[0], b[0]), min(r[1], b[1])
+                    r[2], r[3] = max(r[2], b[2]), max(r[3], b[3])
+                    merged = True
+                    break
+            else:
+                res.append(list(b))
+        out = res
+    return [tuple(b) for b in out]

@@ -1,0 +1,501 @@
+"""Tracking: ball identities kept over time, in table millimetres.
+
+Points, not boxes: each track is a ball id (DESIGN.md) with a centre and a
+velocity in table mm.  Per frame:
+
+1. Predict every track with the table's physics (:class:`MotionModel`: rolling
+   friction, cushion reflection with the cushion's restitution, capture by a
+   pocket mouth).  A ball at rest predicts itself where it is.
+2. Assign detections to tracks by optimal assignment (scipy
+   ``linear_sum_assignment``), norfair-style with an injected distance: the
+   distance in mm plus a class term (``-log P(class)``), gated.  Two passes:
+   first a tight gate around each prediction (a ball at rest only accepts a
+   detection within ``REST_GATE_RADII`` of where it lies -- so a ball at rest
+   stays put and look-alike neighbours cannot swap), then a wide,
+   speed-limited gate for balls that have left their spot (struck, kissed).
+3. Unmatched tracks are *hidden*, not dropped: a ball under a hand or a cue keeps
+   its last position.  One that vanishes while moving towards a pocket mouth
+   is a pot candidate, confirmed after ``POT_CONFIRM_S``; elsewhere it is a
+   jump or a hand (``off_table`` / ``ball_removed`` once the table is at rest).
+4. Unmatched detections become a ball only when an id of that class is free
+   (pocketed, removed, never seen) and the detection persists
+   (``ball_placed``) -- the ball set of a game is fixed, so clutter never
+   becomes a ball.
+
+Identities among 15 identical ivory balls come from the rack (or the first
+frame, by position) and are then only ever carried, never re-guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from luza.calibration.profiles import TableProfile
+from scipy.optimize import linear_sum_assignment
+
+from luza.events import BALLS_BY_GAME, Event, make
+
+from .detections import Detections
+
+G_MM_S2 = 9810.0
+REST_SPEED_MM_S = 25.0  # below this a ball counts as still
+REST_GATE_RADII = 0.45  # a still ball accepts a detection this close (ball radii)
+MOVING_GATE_RADII = 1.2  # plus this around a moving ball's prediction
+MAX_SPEED_MM_S = 12000.0  # fastest ball (a hard break) -- the wide gate's limit
+POT_CONFIRM_S = 0.25  # a ball gone this long near a pocket is pocketed
+POCKET_NEAR_RADII = 3.0  # "near a pocket": within this of a mouth (ball radii)
+PLACE_CONFIRM_FRAMES = 4  # a new ball must be seen this many frames running
+REST_CONFIRM_S = 0.5  # the table is at rest after every ball is still this long
+GONE_CONFIRM_S = 1.0  # a hidden ball missing this long at rest is off the table
+CLASS_COST_MM = 40.0  # cost (mm) of a class log-probability unit
+JITTER_ALPHA = 0.15  # smoothing of a still ball's position (median-like)
+VELOCITY_ALPHA = 0.6  # weight of the measured velocity against the predicted
+
+
+# Which detection class each ball id has.
+def ball_class(game: str, ball: str) -> str:
+    if game == "free-pyramid":
+        return "Y" if ball == "Y" else "ivory"
+    return {"W1": "W1", "W2": "W2", "R1": "red", "R2": "red", "K": "K"}[ball]
+
+
+@dataclass
+class Track:
+    ball: str
+    cls: str
+    xy: np.ndarray
+    v: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    state: str = "table"  # table | hidden | pocketed | off
+    last_seen_t: float = 0.0
+    last_seen_frame: int = 0
+    still_since_t: float | None = 0.0
+    pocket: str | None = None
+    seen: int = 0
+
+    @property
+    def speed(self) -> float:
+        return float(math.hypot(*self.v))
+
+    @property
+    def on_table(self) -> bool:
+        return self.state in ("table", "hidden")
+
+
+class MotionModel:
+    """Free-ball prediction on one table: rolling friction, cushions, pockets."""
+
+    def __init__(self, profile: TableProfile) -> None:
+        self.profile = profile
+        self.R = profile.ball_radius_mm
+        ph = profile.physics
+        self.decel_mm_s2 = ph.get("mu_roll", 0.012) * G_MM_S2
+        self.e_cushion = ph.get("e_cushion", 0.6)
+        self.pockets = profile.pockets()
+        self._mouths = np.array([p.mouth_centre for p in self.pockets.values()])
+        self._names = list(self.pockets)
+
+    def nearest_pocket(self, xy: np.ndarray) -> tuple[str, float]:
+        d = np.linalg.norm(self._mouths - np.asarray(xy)[None], axis=1)
+        i = int(np.argmin(d))
+        return self._names[i], float(d[i])
+
+    def in_mouth(self, xy: np.ndarray) -> bool:
+        name, d = self.nearest_pocket(xy)
+        return d < 0.5 * self.pockets[name].spec.mouth_mm
+
+    def predict(self, xy: np.ndarray, v: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray]:
+        """Position and velocity after ``dt`` seconds (a few sub-steps; cushion bounces)."""
+        speed = math.hypot(v[0], v[1])
+        if speed < 1e-6 or dt <= 0:
+            return xy.copy(), np.zeros(2)
+        t_stop = speed / self.decel_mm_s2
+        dt_eff = min(dt, t_stop)
+        n = max(1, int(math.ceil(speed * dt_eff / (0.5 * self.R))))
+        h = dt_eff / n
+        p, vel = xy.astype(float).copy(), v.astype(float).copy()
+        L, W, R = self.profile.length_mm, self.profile.width_mm, self.R
+        for _ in range(n):
+            s = math.hypot(vel[0], vel[1])
+            if s < 1e-6:
+                break
+            a = -self.decel_mm_s2 * vel / s
+            p = p + vel * h + 0.5 * a * h * h
+            vel = vel + a * h
+            if self.in_mouth(p):
+                continue  # no cushion inside a pocket mouth
+            for k, hi in ((0, L - R), (1, W - R)):
+                if p[k] < R:
+                    p[k] = 2 * R - p[k]
+                    vel[k] = -vel[k] * self.e_cushion
+                elif p[k] > hi:
+                    p[k] = 2 * hi - p[k]
+                    vel[k] = -vel[k] * self.e_cushion
+        if dt >= t_stop:
+            vel = np.zeros(2)
+        return p, vel
+
+    def predict_all(
+        self, xy: np.ndarray, v: np.ndarray, dt: float, max_events: int = 64
+    ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+        """Predict several balls together over ``dt``: ball-ball collisions included.
+
+        Event-driven over the interval: the earliest touching pair is resolved with
+        an equal-mass collision (normal components exchanged, restitution
+        ``e_ball``), which is how a struck ball sets a resting one -- or the whole
+        rack -- in motion between two frames.  Then friction and cushions per ball.
+        Returns positions, velocities and the colliding pairs.
+        """
+        P = np.asarray(xy, float).copy()
+        V = np.asarray(v, float).copy()
+        n = len(P)
+        pairs: list[tuple[int, int]] = []
+        if n == 0 or dt <= 0:
+            return P, V, pairs
+        D2 = (2 * self.R) ** 2
+        e = self.profile.physics.get("e_ball", 0.93)
+        t = 0.0
+        moving0 = np.hypot(V[:, 0], V[:, 1]) > 1e-6
+        if not moving0.any():
+            return P, V, pairs
+        for _ in range(max_events):
+            dP = P[:, None, :] - P[None, :, :]
+            dV = V[:, None, :] - V[None, :, :]
+            a = (dV**2).sum(-1)
+            b = (dP * dV).sum(-1)
+            c = (dP**2).sum(-1) - D2
+            disc = b * b - a * c
+            with np.errstate(divide="ignore", invalid="ignore"):
+                s = np.where((b < 0) & (disc >= 0) & (a > 1e-9), (-b - np.sqrt(disc)) / a, np.inf)
+            s[np.eye(n, dtype=bool)] = np.inf
+            s = np.where(s < -1e-9, np.where(c < 0, 0.0, np.inf), np.maximum(s, 0.0))
+            k = int(np.argmin(s))
+            i, j = divmod(k, n)
+            si = float(s[i, j])
+            if not math.isfinite(si) or t + si > dt:
+                break
+            P += V * si
+            t += si
+            nv = P[j] - P[i]
+            nn = np.linalg.norm(nv)
+            if nn < 1e-9:
+                break
+            nv /= nn
+            vi, vj = float(V[i] @ nv), float(V[j] @ nv)
+            if vi - vj <= 0:
+                break
+            # equal masses: exchange the normal components (with restitution)
+            ci = 0.5 * (vi + vj) - 0.5 * e * (vi - vj)
+            cj = 0.5 * (vi + vj) + 0.5 * e * (vi - vj)
+            V[i] += (ci - vi) * nv
+            V[j] += (cj - vj) * nv
+            pairs.append((i, j))
+        rem = dt - t
+        for i in range(n):
+            P[i], V[i] = self.predict(P[i], V[i], rem) if rem > 0 else (P[i], V[i])
+        return P, V, pairs
+
+
+@dataclass
+class TrackerOutput:
+    frame: int
+    t: float
+    positions: dict[str, tuple[float, float]]  # balls on the table (hidden included)
+    visible: set[str]
+    events: list[Event]
+
+
+class BallTracker:
+    """Keeps ball identities over frames of one game on one table."""
+
+    def __init__(self, profile: TableProfile, game: str) -> None:
+        if game not in BALLS_BY_GAME:
+            raise ValueError(f"unknown game {game!r}")
+        self.profile = profile
+        self.game = game
+        self.R = profile.ball_radius_mm
+        self.motion = MotionModel(profile)
+        self.tracks: dict[str, Track] = {}
+        self.t: float | None = None
+        self.frame = -1
+        self._pending: list[tuple[np.ndarray, str, int, float]] = []  # xy, cls, count, t
+        self.table_still_since: float | None = None
+        self.in_shot = False
+        self.started = False
+
+    # ----------------------------------------------------------------- set-up
+    def initialise(self, det: Detections) -> list[Event]:
+        """Give ids to the first frame's detections (rack order where it fits)."""
+        ids = BALLS_BY_GAME[self.game]
+        labels = det.labels
+        xy = det.xy_mm
+        free = {c: [b for b in ids if ball_class(self.game, b) == c] for c in set(self._classes())}
+        used = set()
+        order = self._id_order(xy, labels)
+        for i in order:
+            c = labels[i] if labels[i] else self._classes()[0]
+            cands = [b for b in free.get(c, []) if b not in used]
+            if not cands:
+                continue
+            b = cands[0]
+            used.add(b)
+            self.tracks[b] = Track(b, c, xy[i].copy(), last_seen_t=det.t, seen=1)
+        for b in ids:
+            if b not in self.tracks:
+                self.tracks[b] = Track(
+                    b, ball_class(self.game, b), np.zeros(2), state="off", still_since_t=None
+                )
+        self.t, self.frame = det.t, det.frame
+        self.started = True
+        pos = {
+            b: [round(float(v), 1) for v in tr.xy] for b, tr in self.tracks.items() if tr.on_table
+        }
+        return [make("table_state", det.t, det.frame, 1.0, game=self.game, positions=pos)]
+
+    def _classes(self) -> list[str]:
+        return sorted({ball_class(self.game, b) for b in BALLS_BY_GAME[self.game]})
+
+    def _id_order(self, xy: np.ndarray, labels: list[str]) -> list[int]:
+        """Detection order for numbering: rack positions first, then by x then y."""
+        rack = np.array(self.profile.rack_positions()) if self.game == "free-pyramid" else None
+        keyed = []
+        for i in range(len(xy)):
+            k = (1, float(xy[i, 0]), float(xy[i, 1]))
+            if rack is not None:
+                d = np.linalg.norm(rack - xy[i], axis=1)
+                j = int(np.argmin(d))
+                if d[j] < 0.5 * self.R:
+                    k = (0, float(j), 0.0)
+            keyed.append((k, i))
+        return [i for _, i in sorted(keyed)]
+
+    # ----------------------------------------------------------------- update
+    def update(self, det: Detections) -> TrackerOutput:
+        if not self.started:
+            events = self.initialise(det)
+            return self._output(det, events, {b for b, t in self.tracks.items() if t.on_table})
+        dt = max(1e-4, det.t - (self.t if self.t is not None else det.t))
+        self.t, self.frame = det.t, det.frame
+        events: list[Event] = []
+        live = [tr for tr in self.tracks.values() if tr.on_table]
+        pred = {}
+        if live:
+            P, V, _pairs = self.motion.predict_all(
+                np.array([tr.xy for tr in live]),
+                np.array([tr.v if tr.state == "table" else np.zeros(2) for tr in live]),
+                dt,
+            )
+            for k, tr in enumerate(live):
+                pred[tr.ball] = (P[k], V[k])
+        n_det = len(det)
+        matched_det: set[int] = set()
+        matched: dict[str, int] = {}
+        cls_cost = self._class_cost(det, live)
+        # Pass 1: tight gates around predictions.
+        if live and n_det:
+            C = np.full((len(live), n_det), 1e6)
+            for i, tr in enumerate(live):
+                p, vp = pred[tr.ball]
+                d = np.linalg.norm(det.xy_mm - p[None], axis=1)
+                gate = REST_GATE_RADII * self.R
+                speed = max(tr.speed, float(np.hypot(*vp)))
+                if speed > REST_SPEED_MM_S or tr.state == "hidden":
+                    gate = MOVING_GATE_RADII * self.R + 0.5 * speed * dt
+                    if tr.speed <= REST_SPEED_MM_S:
+                        # predicted to be struck: it may also still lie where it was
+                        d = np.minimum(d, np.linalg.norm(det.xy_mm - tr.xy[None], axis=1))
+                ok = d <= gate
+                C[i, ok] = d[ok] + cls_cost[i, ok]
+            r, c = linear_sum_assignment(C)
+            for i, j in zip(r, c, strict=True):
+                if C[i, j] < 1e5:
+                    matched[live[i].ball] = int(j)
+                    matched_det.add(int(j))
+        # Pass 2: wide, speed-limited gates for balls that left their spot.
+        rest_tr = [tr for tr in live if tr.ball not in matched]
+        rest_det = [j for j in range(n_det) if j not in matched_det]
+        if rest_tr and rest_det:
+            C = np.full((len(rest_tr), len(rest_det)), 1e6)
+            for i, tr in enumerate(rest_tr):
+                ti = live.index(tr)
+                p, _ = pred[tr.ball]
+                since = max(dt, det.t - tr.last_seen_t)
+                reach = MAX_SPEED_MM_S * min(since, 0.2) + 2 * self.R
+                for jj, j in enumerate(rest_det):
+                    d = float(np.linalg.norm(det.xy_mm[j] - p))
+                    if d <= reach:
+                        C[i, jj] = d + cls_cost[ti, j] + 2 * self.R
+            r, c = linear_sum_assignment(C)
+            for i, jj in zip(r, c, strict=True):
+                if C[i, jj] < 1e5:
+                    matched[rest_tr[i].ball] = rest_det[jj]
+                    matched_det.add(rest_det[jj])
+        visible = set()
+        for tr in live:
+            if tr.ball in matched:
+                self._apply(tr, det.xy_mm[matched[tr.ball]], pred[tr.ball], dt, det, events)
+                visible.add(tr.ball)
+            else:
+                self._miss(tr, pred[tr.ball], det, events)
+        self._new_balls(det, [j for j in range(n_det) if j not in matched_det], events, visible)
+        self._table_rest(det, events)
+        return self._output(det, events, visible)
+
+    def _class_cost(self, det: Detections, live: list[Track]) -> np.ndarray:
+        C = np.zeros((len(live), len(det)))
+        if not det.classes or det.cls_prob.shape[1] == 0:
+            return C
+        idx = {c: k for k, c in enumerate(det.classes)}
+        for i, tr in enumerate(live):
+            k = idx.get(tr.cls)
+            if k is None:
+                continue
+            p = np.clip(det.cls_prob[:, k], 1e-4, 1.0)
+            C[i] = -np.log(p) * CLASS_COST_MM
+        return C
+
+    def _apply(self, tr: Track, z: np.ndarray, pred, dt: float, det, events) -> None:
+        p_pred, v_pred = pred
+        was_still = tr.speed <= REST_SPEED_MM_S
+        step = np.linalg.norm(z - tr.xy)
+        if was_still and step < REST_GATE_RADII * self.R:
+            # A ball at rest stays put: damp the measurement jitter.
+            tr.xy = tr.xy + JITTER_ALPHA * (z - tr.xy)
+            tr.v = np.zeros(2)
+        else:
+            since = max(dt, det.t - tr.last_seen_t)
+            v_meas = (z - tr.xy) / since if tr.state == "table" else v_pred
+            tr.v = VELOCITY_ALPHA * v_meas + (1 - VELOCITY_ALPHA) * v_pred
+            tr.xy = z.copy()
+            if was_still and tr.speed > REST_SPEED_MM_S:
+                tr.still_since_t = None
+                self._started_moving(tr, det, events)
+        if tr.speed <= REST_SPEED_MM_S and tr.still_since_t is None:
+            tr.still_since_t = det.t
+        if tr.state == "hidden":
+            tr.state = "table"
+        tr.last_seen_t, tr.last_seen_frame = det.t, det.frame
+        tr.seen += 1
+        tr.pocket = None
+
+    def _started_moving(self, tr: Track, det: Detections, events: list[Event]) -> None:
+        if not self.in_shot:
+            self.in_shot = True
+            events.append(make("shot_start", det.t, det.frame, 0.9, cue_ball=tr.ball))
+
+    def _miss(self, tr: Track, pred, det: Detections, events: list[Event]) -> None:
+        p_pred, v_pred = pred
+        moving = tr.speed > REST_SPEED_MM_S
+        if tr.state == "table":
+            tr.state = "hidden"
+            name, d = self.motion.nearest_pocket(p_pred if moving else tr.xy)
+            if d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05:
+                tr.pocket = name
+        if moving:
+            # keep predicting a hidden moving ball a little, then freeze it
+            if det.t - tr.last_seen_t < 0.2:
+                tr.xy, tr.v = p_pred, v_pred
+            else:
+                tr.v = np.zeros(2)
+        if tr.pocket and det.t - tr.last_seen_t >= POT_CONFIRM_S:
+            tr.state = "pocketed"
+            events.append(
+                make(
+                    "pocket",
+                    tr.last_seen_t,
+                    tr.last_seen_frame,
+                    0.8,
+                    ball=tr.ball,
+                    pocket=tr.pocket,
+                )
+            )
+
+    def _new_balls(self, det: Detections, unmatched: list[int], events, visible: set[str]) -> None:
+        labels = det.labels
+        still_pending = []
+        for j in unmatched:
+            c = labels[j] if labels[j] else self._classes()[0]
+            z = det.xy_mm[j]
+            hit = None
+            for k, pend in enumerate(self._pending):
+                if pend is None:
+                    continue
+                xy, cc = pend[0], pend[1]
+                if cc == c and np.linalg.norm(xy - z) < REST_GATE_RADII * self.R:
+                    hit = k
+                    break
+            n = 1 if hit is None else self._pending[hit][2] + 1
+            if hit is not None:
+                self._pending[hit] = None  # consumed
+            if n >= PLACE_CONFIRM_FRAMES:
+                free = [
+                    tr
+                    for tr in self.tracks.values()
+                    if tr.cls == c and tr.state in ("pocketed", "off")
+                ]
+                if free:
+                    tr = free[0]
+                    tr.state, tr.xy, tr.v = "table", z.copy(), np.zeros(2)
+                    tr.last_seen_t, tr.last_seen_frame, tr.still_since_t = det.t, det.frame, det.t
+                    tr.pocket = None
+                    visible.add(tr.ball)
+                    pos = [round(float(z[0]), 1), round(float(z[1]), 1)]
+                    events.append(make("ball_placed", det.t, det.frame, 0.8, ball=tr.ball, pos=pos))
+                    continue
+            still_pending.append((z.copy(), c, n, det.t))
+        self._pending = [p for p in self._pending if p is not None and det.t - p[3] < 0.2]
+        self._pending += still_pending
+
+    def _table_rest(self, det: Detections, events: list[Event]) -> None:
+        live = [tr for tr in self.tracks.values() if tr.state == "table"]
+        still = all(tr.speed <= REST_SPEED_MM_S for tr in live)
+        if not still:
+            self.table_still_since = None
+            return
+        if self.table_still_since is None:
+            self.table_still_since = det.t
+        if self.in_shot and det.t - self.table_still_since >= REST_CONFIRM_S:
+            self.in_shot = False
+            pos = {
+                b: [round(float(v), 1) for v in tr.xy]
+                for b, tr in self.tracks.items()
+                if tr.on_table
+            }
+            events.append(make("shot_end", det.t, det.frame, 0.9, positions=pos))
+        # Reconcile the ball count at rest: a hidden ball long gone is off the table.
+        if det.t - self.table_still_since >= GONE_CONFIRM_S:
+            for tr in self.tracks.values():
+                if tr.state == "hidden" and det.t - tr.last_seen_t >= GONE_CONFIRM_S:
+                    if tr.pocket:
+                        tr.state = "pocketed"
+                        events.append(
+                            make(
+                                "pocket",
+                                tr.last_seen_t,
+                                tr.last_seen_frame,
+                                0.6,
+                                ball=tr.ball,
+                                pocket=tr.pocket,
+                            )
+                        )
+                    elif tr.seen > 0 and self._hidden_plausible(tr):
+                        continue
+                    else:
+                        tr.state = "off"
+                        events.append(make("off_table", det.t, det.frame, 0.5, ball=tr.ball))
+
+    def _hidden_plausible(self, tr: Track) -> bool:
+        """A still ball may stay hidden (under a hand) -- callers decide by occlusion."""
+        return bool(getattr(self, "occluded", lambda xy: False)(tr.xy))
+
+    def _rounded_positions(self) -> dict[str, list[float]]:
+        return {
+            b: [round(float(v), 1) for v in tr.xy] for b, tr in self.tracks.items() if tr.on_table
+        }
+
+    def _output(self, det: Detections, events: list[Event], visible: set[str]) -> TrackerOutput:
+        pos = {
+            b: (float(tr.xy[0]), float(tr.xy[1])) for b, tr in self.tracks.items() if tr.on_table
+        }
+        return TrackerOutput(det.frame, det.t, pos, visible, events)
