@@ -197,7 +197,8 @@ def summarise(results: list[dict]) -> None:
         f"p95 {_pct(rest, 95):.2f} mm, recall {tot['rest_found'] / max(1, tot['rest_n']):.4f}"
     )
     print(
-        f"  moving: p95 {_pct(mov, 95):.1f} mm, recall {tot['mov_found'] / max(1, tot['mov_n']):.4f}"
+        f"  moving: p95 {_pct(mov, 95):.1f} mm, "
+        f"recall {tot['mov_found'] / max(1, tot['mov_n']):.4f}"
     )
     print(
         f"  false detections per 1000 frames: {1000 * tot['false_det'] / max(1, tot['frames']):.1f}"
