@@ -485,13 +485,16 @@ class Engine:
     def _pairs(self, i: int) -> None:
         self.pair_t[i, :] = INF
         self.pair_t[:, i] = INF
-        if self.st[i] in (GONE, AIR):
+        if self.st[i] == GONE:
             return
-        ground = (self.st != GONE) & (self.st != AIR)
-        ground[i] = False
+        # airborne balls meet balls on the bed (not each other) if low enough: see below
+        ok = self.st != GONE
+        if self.st[i] == AIR:
+            ok &= self.st != AIR
+        ok[i] = False
         if self.st[i] == STAT:
-            ground &= self.st != STAT
-        js = np.nonzero(ground)[0]
+            ok &= self.st != STAT
+        js = np.nonzero(ok)[0]
         if js.size == 0:
             return
         rr, vv = self._now_arrays()
@@ -524,6 +527,12 @@ class Engine:
         )
         taus = first_crossing(c, tmax, -1, 0.0)
         tt = now + taus
+        air = (self.st[js] == AIR) | (self.st[i] == AIR)
+        for k in np.nonzero(air & np.isfinite(tt))[0]:
+            flier = int(js[k]) if self.st[js[k]] == AIR else i
+            lift = self.segs[flier][-1].state(float(tt[k]))[3]
+            if lift >= D:  # high enough to fly over it
+                tt[k] = INF
         self.pair_t[i, js] = tt
         self.pair_t[js, i] = tt
 
@@ -577,8 +586,12 @@ class Engine:
         ball_ball_impulse(va, wi, vb, wj, n2, self.p)
         a, b = (i, j) if faster_i else (j, i)
         self._event("collision", a=self.names[a], b=self.names[b], pos=self._xy(ri + n2 * self.p.R))
-        self.set_motion(i, ri, va, wi)
-        self.set_motion(j, rj, vb, wj)
+        for k, r, v, w in ((i, ri, va, wi), (j, rj, vb, wj)):
+            if self.st[k] == AIR:
+                _, _, _, lift, vz = self.state(k)
+                self.set_motion(k, r, v, w, air=True, z=lift, vz=vz)
+            else:
+                self.set_motion(k, r, v, w)
 
     def _bounce(self, i: int, n2: np.ndarray, name: str) -> None:
         r, v, w, lift, vz = self.state(i)
