@@ -42,6 +42,7 @@ MARK_SEARCH_MM = 30.0  # how far from its expected place a marking is looked for
 SPOT_MAX_RESIDUAL_MM = 5.0
 ASPECT_TOLERANCE = 0.25
 K2_PRIOR_SIGMA = 0.05
+CUSHION_CHROMA_TOL = 14.0  # Lab a*b* distance: the cushion is covered with the bed's cloth
 SIDES = ("head", "right", "foot", "left")  # quad sides in order, see _side_model
 
 
@@ -113,20 +114,34 @@ def segment_cloth(img: np.ndarray) -> tuple[np.ndarray, float]:
     if counts[big] < 0.35 * len(patch):
         raise CalibrationError("no table in view: the image centre has no dominant cloth colour")
     c = centres[big]
-    wts = np.array([0.35, 1.0, 1.0], np.float32)
     member = patch[labels.ravel() == big]
-    spread = float(np.percentile(np.sqrt((((member - c) * wts) ** 2).sum(-1)), 90))
-    thr = max(12.0, 3.0 * spread)
-    d = np.sqrt((((lab - c) * wts) ** 2).sum(-1))
-    mask = (d < thr).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, lbl, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+
+    def dist(wl: float) -> tuple[np.ndarray, float]:
+        wts = np.array([wl, 1.0, 1.0], np.float32)
+        spread = float(np.percentile(np.sqrt((((member - c) * wts) ** 2).sum(-1)), 90))
+        return np.sqrt((((lab - c) * wts) ** 2).sum(-1)), spread
+
+    # hysteresis: a tight colour match seeds the region, a looser one (less weight
+    # on lightness: lamps fall off towards the rails) extends it
+    d_tight, sp_tight = dist(0.35)
+    d_loose, sp_loose = dist(0.2)
+    strong = (d_tight < max(12.0, 3.0 * sp_tight)).astype(np.uint8)
+    weak = (d_loose < max(22.0, 4.0 * sp_loose)).astype(np.uint8)
+    strong = cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, lbl, stats, _ = cv2.connectedComponentsWithStats(strong, connectivity=4)
     central = lbl[y0:y1, x0:x1].ravel()
     central = central[central > 0]
     if central.size == 0:
         raise CalibrationError("no table in view: no cloth-coloured region at the image centre")
     keep = int(np.bincount(central).argmax())
-    mask = (lbl == keep).astype(np.uint8)
+    seed_mask = lbl == keep
+    weak = cv2.morphologyEx(
+        weak | seed_mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+    )
+    n, lbl, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=4)
+    ids = np.unique(lbl[seed_mask])
+    ids = ids[ids > 0]
+    mask = np.isin(lbl, ids).astype(np.uint8)
     k = max(3, ws // 40) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -148,18 +163,37 @@ def rough_quad(mask: np.ndarray, scale: float) -> np.ndarray:
             f"({100 * border.mean():.0f}% of the border); the whole bed must be in view"
         )
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
-    peri = cv2.arcLength(hull, True)
-    quad = None
-    for frac in np.linspace(0.005, 0.1, 40):
-        ap = cv2.approxPolyDP(hull, frac * peri, True)
-        if len(ap) == 4:
-            quad = ap.reshape(4, 2).astype(float)
-            break
-        if len(ap) < 4:
-            break
-    if quad is None:
+    hull = cv2.convexHull(max(cnts, key=cv2.contourArea)).reshape(-1, 2).astype(float)
+    (_, _), (rw_, rh_), ang = cv2.minAreaRect(hull.astype(np.float32))
+    theta = math.radians(ang) + (0.0 if rw_ >= rh_ else math.pi / 2)
+    axes = [
+        np.array([math.cos(theta), math.sin(theta)]),
+        np.array([-math.sin(theta), math.cos(theta)]),
+    ]
+    centre = hull.mean(axis=0)
+    groups: dict[tuple[int, int], list[np.ndarray]] = {}
+    for a, b in zip(hull, np.roll(hull, -1, axis=0), strict=True):
+        seg = b - a
+        ln = float(np.linalg.norm(seg))
+        if ln < 2:
+            continue
+        for k, ax in enumerate(axes):
+            if abs(float(np.dot(seg / ln, ax))) > math.cos(math.radians(20)):
+                mid = (a + b) / 2 - centre
+                side = int(np.dot(mid, axes[1 - k]) > 0)
+                t = np.linspace(0, 1, max(2, int(ln)))[:, None]
+                groups.setdefault((k, side), []).append(a + seg * t)
+    if len(groups) < 4:
         raise CalibrationError("could not find four cushion sides around the cloth")
+    fitted = {}
+    for key, pts in groups.items():
+        p = np.concatenate(pts).astype(np.float32)
+        vx, vy, x0_, y0_ = cv2.fitLine(p, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        fitted[key] = (np.array([x0_, y0_]), np.array([vx, vy]))
+    order = [(0, 0), (1, 1), (0, 1), (1, 0)]
+    quad = np.array(
+        [_line_intersect(*fitted[order[i]], *fitted[order[(i + 1) % 4]]) for i in range(4)]
+    )
     # counter-clockwise on screen (y down): negative shoelace sum
     x, y = quad[:, 0], quad[:, 1]
     if np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y) > 0:
@@ -202,6 +236,7 @@ def nose_edge_points(
 ) -> dict[int, np.ndarray]:
     """Sub-pixel cushion-nose points along each side of ``quad`` (index -> (N, 2) px)."""
     f = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), 1.0), cv2.COLOR_BGR2Lab).astype(np.float32)
     rng = np.random.default_rng(seed)
     centre = quad.mean(axis=0)
     long_first = np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1])
@@ -230,10 +265,18 @@ def nose_edge_points(
         pts = base[:, None, :] - s[None, :, None] * n[None, None, :]
         prof = _sample(f, pts)  # (m, len(s), 3)
         g = np.sqrt((np.gradient(prof, ds, axis=1) ** 2).sum(-1))
+        ab = _sample(lab, pts)[..., 1:]
+        off3 = int(3.0 / ds)
         inner = g[:, : max(4, int(0.3 * len(s)))]
         med = float(np.median(inner))
         mad = float(np.median(np.abs(inner - med))) * 1.4826
         thr = max(med + 8.0 * mad, 1.5)
+        # widest face band: the nose height seen from the camera at the view angle
+        # to this side (focal-length prior), with room to spare
+        mid = (a + b) / 2 - np.array([img.shape[1], img.shape[0]]) / 2.0
+        tan_side = abs(float(np.dot(mid, n))) / (FOCAL_PRIOR_FRAC * img.shape[1])
+        band_px = 1.2 * profile.cushion_nose_height_mm * ppm * tan_side + 1.5
+        band_n = int(band_px / ds)
         found_t, found_s = [], []
         for j in range(len(t)):
             over = np.nonzero(g[j] > thr)[0]
@@ -242,6 +285,27 @@ def nose_edge_points(
             k = int(over[0])
             while k + 1 < len(s) and g[j, k + 1] >= g[j, k]:
                 k += 1
+            bed_ab = ab[j, max(0, k - off3)]
+            # a narrow band next to the bed (the cushion's face below the nose, or the
+            # shadow under it, seen obliquely): the nose is the band's outer edge
+            stop = min(len(s) - 1, k + band_n)
+            while True:
+                k2 = k + 1
+                while k2 < stop and g[j, k2] <= g[j, k2 - 1]:
+                    k2 += 1  # down the far flank of the current edge
+                if k2 >= stop or g[j, k2 - 1] > thr:
+                    break  # no clear valley: one edge
+                while k2 < stop and g[j, k2] <= thr:
+                    k2 += 1
+                if k2 >= stop:
+                    break
+                while k2 + 1 < len(s) and g[j, k2 + 1] >= g[j, k2]:
+                    k2 += 1
+                # beyond the nose lies the cushion top: the same cloth (same chroma)
+                beyond = min(len(s) - 1, k2 + off3)
+                if np.linalg.norm(ab[j, beyond] - bed_ab) > CUSHION_CHROMA_TOL:
+                    break
+                k = k2
             if k == 0 or k + 1 >= len(s):
                 continue
             y0, y1, y2 = g[j, k - 1], g[j, k], g[j, k + 1]
@@ -377,7 +441,15 @@ def _bundle(
             )
         return np.concatenate(out)
 
-    sol = least_squares(res, p0, loss="huber", f_scale=1.0, x_scale="jac", max_nfev=200)
+    lo = np.full(len(p0), -np.inf)
+    hi = np.full(len(p0), np.inf)
+    if model.hint is None:
+        lo[:3] = [math.log(0.15 * model.w), -1.0, -1.0]
+        hi[:3] = [math.log(6.0 * model.w), 0.5, 1.0]
+    p0 = np.clip(p0, lo + 1e-9, hi - 1e-9)
+    sol = least_squares(
+        res, p0, loss="huber", f_scale=1.0, x_scale="jac", max_nfev=200, bounds=(lo, hi)
+    )
     r = res(sol.x)
     info = {"cost": float(sol.cost), "residuals": r}
     return sol.x, info
@@ -526,7 +598,10 @@ def find_table(
     profile: TableProfile,
     camera_hint: CameraModel | None = None,
     head: str | None = None,
+    check: bool = True,
 ) -> TableFit:
+    """Calibrate from frames of a fixed camera; ``check=False`` skips the final
+    plausibility checks (for looking at a failed fit)."""
     t_start = time.perf_counter()
     frames_l = as_frames(frames)
     img = median_background(frames_l)
@@ -675,7 +750,8 @@ def find_table(
         cam, profile, img, obs, found_marks, decided_by, score, camera_hint, len(frames_l)
     )
     quality["seconds"] = round(time.perf_counter() - t_start, 3)
-    _sanity(cam, profile, quality)
+    if check:
+        _sanity(cam, profile, quality)
     return TableFit(cam, quality, obs.edges)
 
 

@@ -62,49 +62,51 @@ def render_table(
     hn = profile.cushion_nose_height_mm
     cw, rw = profile.cushion_width_mm, profile.rail_width_mm
     cloth = np.array(cloth_bgr, float)
-    # rails and cushions (cushion top a little darker than the bed: it slopes)
-    cv2.fillPoly(
-        img,
-        [_poly(cam, _rect(-cw - rw, -cw - rw, L + cw + rw, W + cw + rw), hn + 10, SS)],
-        rail_bgr,
-        cv2.LINE_8,
-        SHIFT,
-    )
-    cush = tuple(int(c) for c in np.clip(cloth * 0.78, 0, 255))
-    cv2.fillPoly(
-        img, [_poly(cam, _rect(-cw, -cw, L + cw, W + cw), hn, SS)], cush, cv2.LINE_8, SHIFT
-    )
-    # the bed, seen up to the cushion nose (which hides the cloth beneath it)
-    cv2.fillPoly(
-        img,
-        [_poly(cam, _rect(0, 0, L, W), hn, SS)],
-        tuple(int(c) for c in cloth),
-        cv2.LINE_8,
-        SHIFT,
-    )
-    # pocket holes
-    for p in profile.pockets().values():
-        r = p.spec.drop_radius_mm
-        cv2.fillPoly(
-            img, [_poly(cam, _circle(*p.centre, r), hn, SS)], (12, 12, 12), cv2.LINE_8, SHIFT
-        )
+
+    def col(scale: float, add: float = 0.0) -> tuple[int, ...]:
+        return tuple(int(c) for c in np.clip(cloth * scale + add, 0, 255))
+
+    rail = _poly(cam, _rect(-cw - rw, -cw - rw, L + cw + rw, W + cw + rw), hn + 10, SS)
+    cv2.fillPoly(img, [rail], rail_bgr, cv2.LINE_8, SHIFT)
+    # the bed (cloth at height 0) with its markings
+    cv2.fillPoly(img, [_poly(cam, _rect(0, 0, L, W), 0.0, SS)], col(1.0), cv2.LINE_8, SHIFT)
     if markings:
-        mark = tuple(int(c) for c in np.clip(cloth * 0.55 + 110, 0, 255))
         for name in profile.marked_lines:
             (x0, y0), (x1, y1) = profile.lines[name]
             d = np.array([x1 - x0, y1 - y0]) / max(1e-9, np.hypot(x1 - x0, y1 - y0))
             n = np.array([-d[1], d[0]]) * 1.5  # a 3 mm chalk line
             quad = np.array([[x0, y0] + n, [x1, y1] + n, [x1, y1] - n, [x0, y0] - n])
-            cv2.fillPoly(img, [_poly(cam, quad, 0.0, SS)], mark, cv2.LINE_8, SHIFT)
+            cv2.fillPoly(img, [_poly(cam, quad, 0.0, SS)], col(0.55, 110), cv2.LINE_8, SHIFT)
         for name in profile.marked_spots:
             x, y = profile.spots[name]
-            cv2.fillPoly(
-                img,
-                [_poly(cam, _circle(x, y, 12.0, 24), 0.0, SS)],
-                (235, 235, 235),
-                cv2.LINE_8,
-                SHIFT,
-            )
+            spot = _poly(cam, _circle(x, y, 12.0, 24), 0.0, SS)
+            cv2.fillPoly(img, [spot], (235, 235, 235), cv2.LINE_8, SHIFT)
+    # the cushions' vertical faces under the nose, where the camera can see them
+    C = cam.centre_world
+    t = np.linspace(0.0, 1.0, 60)[:, None]
+    faces = (
+        (((0, 0), (0, W)), C[0] > 0),
+        (((L, 0), (L, W)), C[0] < L),
+        (((0, 0), (L, 0)), C[1] > 0),
+        (((0, W), (L, W)), C[1] < W),
+    )
+    for (a, b), visible in faces:
+        if not visible:
+            continue
+        line = np.array(a, float) + (np.array(b, float) - np.array(a, float)) * t
+        poly = np.concatenate([cam.project(line, 0.0), cam.project(line[::-1], hn)])
+        poly = np.round(((poly + 0.5) * SS - 0.5) * _SCALE).astype(np.int32)
+        cv2.fillPoly(img, [poly], col(0.55), cv2.LINE_8, SHIFT)
+    # cushion tops: a ring at the nose height, a little darker than the bed
+    ring = [
+        _poly(cam, _rect(-cw, -cw, L + cw, W + cw), hn, SS),
+        _poly(cam, _rect(0, 0, L, W), hn, SS),
+    ]
+    cv2.fillPoly(img, ring, col(0.85), cv2.LINE_8, SHIFT)
+    # pocket holes
+    for p in profile.pockets().values():
+        hole = _poly(cam, _circle(*p.centre, p.spec.drop_radius_mm), hn, SS)
+        cv2.fillPoly(img, [hole], (12, 12, 12), cv2.LINE_8, SHIFT)
     R = profile.ball_radius_mm
     for bx, by in balls or []:
         c = (cam.project(np.array([bx, by]), R) + 0.5) * SS - 0.5
