@@ -451,6 +451,10 @@ class FiveBall(Game):
             r.notes.append("foul: no points, the turn passes")
         elif no_points:
             r.notes.extend(no_points)
+        if not made and not r.foul:
+            r.add_rule("FB-6.3")  # no legal called pocketing: the turn passes
+            if not obs.pocketed():
+                r.notes.append("nothing pocketed: the turn passes (FB-6.3)")
         if made and r.foul:
             r.notes.append("the pocketing does not count because of the foul")
         r.points = points
