@@ -246,6 +246,11 @@ class FiveBall(Game):
     def _lag(self, shot: ShotRecord) -> Ruling:
         """FB-3: both players strike together; nearest the head cushion wins."""
         r = Ruling(0, None, None)
+        # Calls and choices entered after the lag are for the break.
+        self.pending_calls += shot.inputs_of_type("call")
+        self.pending_choices += [
+            c for c in shot.inputs_of_type("choice") if c.get("kind") != "ball-2"
+        ]
         r.add_rule("FB-3.1")
         lagers = []
         for i, st in enumerate(shot.starts):

@@ -574,3 +574,74 @@ def test_cli_clear_error_for_a_wrong_call(tmp_path):
         [sys.executable, "-m", "luza.cli", "score", str(p)], capture_output=True, text=True
     )
     assert out.returncode == 2 and "error" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_fb_14_decider_runs_to_a_winner_on_totals():
+    """FB-14.3 .. FB-14.7: after the last innings, innings alternate; higher total wins."""
+    s = Stream(MID, brk=False, score={"A": 40, "B": 40})
+    s.stroke("W1", "W1-K", rest={"K": (1900.0, 1000.0)})  # A misses
+    s.wait(70.0)
+    s.stroke("W2", "W2-R2", rest={"R2": (2800.0, 1000.0)})  # B misses: time up (1 min game)
+    s.stroke("W1", "W1-R2", rest={"R2": (2900.0, 1100.0)})  # A's last inning
+    s.stroke("W2", "W2-R2", rest={"R2": (2950.0, 1150.0)})  # B's last inning -> decider
+    s.place("K", CENTRE)
+    s.call("K", "foot-left").stroke("W1", "W1-K K>foot-left", rest={"W1": (2000.0, 500.0)})
+    s.place("K", CENTRE)
+    s.call("K", "foot-right").stroke("W1", "W1-K", rest={"K": (2000.0, 1000.0)})  # A fails
+    s.place("K", (3106.25, 887.5))
+    s.call("W2", "foot-left", via="K").stroke("W2", "W2-K W2>foot-right", rest={"K": CENTRE})
+    rs, sc = rulings(s, match_minutes="1", decider_innings="1")
+    assert "FB-14.2" in rs[3].rules and rs[3].next == "A"
+    assert rs[4].points == 6 and rs[4].next == "A"
+    assert rs[5].points == 0 and rs[5].next == "B"
+    assert rs[6].foul and rs[6].next is None  # the luikka went into the wrong corner
+    assert sc.final["winner"] == "A" and sc.final["score"] == {"A": 46, "B": 40}
+
+
+def test_fb_12_2_kaisa_return_forgotten_is_not_done_later():
+    pos = dict(MID, W1=(1900.0, 600.0), K=(1800.0, 300.0), R1=(500.0, 300.0))
+    s = Stream(pos, brk=False).call("K", "middle-left")
+    s.stroke("W1", "W1-K K>middle-left", rest={"W1": CENTRE})
+    s.place("K", HEAD_LINE)
+    s.call("R2", "foot-left").stroke("W1", "W1-R2", rest={"W1": (2400.0, 500.0)})  # frees centre
+    s.stroke("W2", "W2-R2", rest={"R2": (2800.0, 1200.0)})  # nobody moved the kaisa
+    s.stroke("W1", "W1-R2", rest={"R2": (2900.0, 1300.0)})
+    rs, _ = rulings(s)
+    assert "FB-12.2" in rs[1].rules
+    assert "FB-12.2" not in rs[2].rules and "FB-12.2" not in rs[3].rules
+
+
+def test_auto_call_from_hand_never_credits_a_luikka():
+    """FB-9.3 with auto-call: the luikka is not a legal call from hand."""
+    s = _hand_stream((400.0, 900.0))
+    s.stroke("W2", "W2~house W2-R2 W2>foot-left", rest={"R2": (2900.0, 500.0)})
+    r = rulings(s)[0][4]
+    assert r.foul and r.points == 0 and "FB-10.5" in r.rules
+
+
+def test_calls_in_a_separate_inputs_file_give_the_same_rulings(tmp_path):
+    """`luza score STREAM --inputs calls.jsonl`: calls merged into the stream by time."""
+    ex = ROOT / "rules" / "examples" / "five_ball_game.jsonl"
+    lines = ex.read_text().splitlines()
+    calls = [x for x in lines if json.loads(x)["type"] == "call"]
+    rest = [x for x in lines if json.loads(x)["type"] != "call"]
+    (tmp_path / "s.jsonl").write_text("\n".join(rest) + "\n")
+    (tmp_path / "c.jsonl").write_text("\n".join(calls) + "\n")
+    cmd = [sys.executable, "-m", "luza.cli", "score", "--json"]
+    a = subprocess.run([*cmd, str(ex)], capture_output=True, text=True, check=True).stdout
+    b = subprocess.run(
+        [*cmd, str(tmp_path / "s.jsonl"), "--inputs", str(tmp_path / "c.jsonl")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert a == b
+
+
+def test_break_call_entered_after_the_lag_is_used():
+    s = lag_stream("W1|foot", "W2|foot", (100.0, 500.0), (250.0, 1300.0))
+    s.call("W1", "foot-left", via="K")
+    s.place("W1", (500.0, 400.0)).place("W2", (2300.0, 1500.0))
+    s.stroke("W1", "W1~house W1-K W1>foot-left", rest={"K": (1900.0, 1000.0)})
+    rs, _ = rulings(s)
+    assert rs[1].points == 6 and not any("auto-call" in n for n in rs[1].notes)
