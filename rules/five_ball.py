@@ -366,10 +366,9 @@ class FiveBall(Game):
             r.add_foul("FB-10.13", "struck before all balls had stopped (FB-7.1)")
         self._operator_fouls(shot, r, player, no_points)
         for b in obs.off_table():
-            rule = "FB-10.10" if b != cue else "FB-10.2"
             r.add_foul("FB-10.2", f"{b} left the table")
-            if rule != "FB-10.2":
-                r.add_rule(rule)
+            if b != cue and obs.pocketed():
+                r.add_rule("FB-10.10")  # a nakki, carom or combination ball: pocketing rejected
         ks_middle = kaisa_straight_middle(obs)
         if ks_middle and self.kaisa_straight_middle_in_inning:
             r.add_foul(
@@ -770,6 +769,9 @@ class FiveBall(Game):
                             f"{who}'s break ran {over:.0f} s over 5 minutes: "
                             "the excess is playing time (FB-14.9)"
                         )
+                elif kind == "restore":
+                    r.add_rule("FB-10.9")
+                    r.notes.append("balls put back where they were after a foul (FB-10.9)")
                 elif kind == "decider-first":
                     if who not in self.players:
                         raise rule_error(c.where, f"decider-first names {who!r}, not a player")
