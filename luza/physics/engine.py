@@ -436,7 +436,9 @@ class Engine:
         qwant = np.full(len(rad), -1.0)
         if self.in_drop[i] >= 0:
             qwant[nc + self.in_drop[i]] = 1.0
-        taus = self._quartic_vs_points(r, v, a, pts, rad, tmax, qwant, pre["quart_tmin"])
+        # anything later than the best own event so far is solved again after it
+        horizon = min(tmax, best_t - now)
+        taus = self._quartic_vs_points(r, v, a, pts, rad, horizon, qwant, pre["quart_tmin"])
         j = int(np.argmin(taus))
         if now + taus[j] < best_t:
             best_t = now + taus[j]
@@ -455,8 +457,10 @@ class Engine:
     @staticmethod
     def _quartic_vs_points(r, v, a, pts, rad, tmax, want, tmin) -> np.ndarray:
         """First time |r(t) - pts| crosses ``rad`` (quartic rows), ``inf`` if none."""
+        if tmax < 0:
+            return np.full(len(pts), INF)
         dr = r[None, :] - pts
-        travel = np.linalg.norm(v) * tmax + 0.5 * np.linalg.norm(a) * tmax * tmax
+        travel = math.hypot(*v) * tmax + 0.5 * math.hypot(*a) * tmax * tmax
         dist = np.linalg.norm(dr, axis=1)
         out = np.full(len(pts), INF)
         near = (

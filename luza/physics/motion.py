@@ -30,6 +30,13 @@ EPS_V_MM_S = 1e-6  # speeds below this are zero
 EPS_U_MM_S = 1e-4  # slip below this is rolling
 
 
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """3-D cross product (np.cross is slow for single vectors)."""
+    return np.array(
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    )
+
+
 def classify(v: np.ndarray, w: np.ndarray, p: Params) -> tuple[int, np.ndarray, np.ndarray, float]:
     """State of a ball on the bed from (v, w); returns (state, accel, dw_xy/dt, duration_s).
 
@@ -101,7 +108,7 @@ def ball_ball_impulse(
     jn = m * (1.0 + p.e_ball) / 2.0 * vrel_n
     va -= jn / m * n
     vb += jn / m * n
-    u = (va + np.cross(wa, R * n)) - (vb + np.cross(wb, -R * n))
+    u = (va + _cross(wa, R * n)) - (vb + _cross(wb, -R * n))
     ut = u - np.dot(u, n) * n
     ut[2] = 0.0
     s = float(np.linalg.norm(ut))
@@ -110,7 +117,7 @@ def ball_ball_impulse(
         jt = min(p.mu_ball * jn, m * s / 7.0)
         va -= jt / m * th
         vb += jt / m * th
-        dw = np.cross(R * n, -jt * th) / inertia
+        dw = _cross(R * n, -jt * th) / inertia
         wa += dw
         wb += dw
 
@@ -136,8 +143,8 @@ def cushion_impulse(v: np.ndarray, w: np.ndarray, n2: np.ndarray, p: Params) -> 
     for lever in (d, 0.0):
         rp = math.sqrt(p.R * p.R - lever * lever)
         rc = -rp * n + np.array([0.0, 0.0, -lever])
-        un = float(np.dot(v + np.cross(w, rc), n))
-        rxn = np.cross(rc, n)
+        un = float(np.dot(v + _cross(w, rc), n))
+        rxn = _cross(rc, n)
         kn = 1.0 / m + float(np.dot(rxn, rxn)) / inertia
         if un < 0:
             jn = -(1.0 + p.e_cushion) * un / kn
@@ -146,15 +153,15 @@ def cushion_impulse(v: np.ndarray, w: np.ndarray, n2: np.ndarray, p: Params) -> 
     else:  # pragma: no cover
         return
     v += jn / m * n
-    w += np.cross(rc, jn * n) / inertia
+    w += _cross(rc, jn * n) / inertia
     t = np.array([-n[1], n[0], 0.0])
-    ut = float(np.dot(v + np.cross(w, rc), t))
-    rxt = np.cross(rc, t)
+    ut = float(np.dot(v + _cross(w, rc), t))
+    rxt = _cross(rc, t)
     kt = 1.0 / m + float(np.dot(rxt, rxt)) / inertia
     if p.mu_cushion > 0 and abs(ut) > 1e-9:
         jt = -math.copysign(min(p.mu_cushion * jn, abs(ut) / kt), ut)
         v += jt / m * t
-        w += np.cross(rc, jt * t) / inertia
+        w += _cross(rc, jt * t) / inertia
 
 
 def rotvec_matrix(theta: np.ndarray) -> np.ndarray:
