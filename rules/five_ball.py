@@ -597,11 +597,12 @@ class FiveBall(Game):
         rule5 = "FB-5.3" if is_break else "FB-10.5"
         n = len(r.fouls)
         start = shot.before.get(cue)
-        r.add_rule("FB-9.2")
+        where_rule = "FB-5.1" if is_break else "FB-9.2"
+        r.add_rule(where_rule)
         if start is not None and not start[0] < self.head_x:
             r.notes.append(
-                f"FB-9.2: {cue} was placed at x={start[0]:.0f} mm, not behind the head line "
-                f"(x < {self.head_x:.0f}); it had to be pointed out before the stroke"
+                f"{where_rule}: {cue} was placed at x={start[0]:.0f} mm, not behind the head "
+                f"line (x < {self.head_x:.0f}); it had to be pointed out before the stroke"
             )
         cush = obs.cue_cushions_before_first_contact()
         if fc is not None:

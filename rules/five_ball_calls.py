@@ -329,6 +329,12 @@ def object_route(obs: ShotObs, ball: str) -> Route | None:
     i_start = obs.touches.index(first)
     if starter != cue:
         combination = starter
+        # FB-8.5d: tricks combine -- the cue ball may go off a ball onto the combination ball.
+        for other, _t in obs.contacts_of(cue, until=first.t):
+            if other == starter:
+                break
+            if other != ball and other not in via:
+                via.append(other)
     else:
         # Balls the cue met before it reached the called ball: played off a ball.
         for other, _t in obs.contacts_of(cue, until=first.t):
@@ -483,13 +489,11 @@ def judge(
             reasons.append(
                 ("FB-6.6", f"via: called {call.via}, seen {', '.join(sorted(seen_via)) or 'none'}")
             )
-        expected_first = call.combination or call.via or call.ball
-        if route.first_struck != expected_first and not (
-            call.via and route.first_struck == call.ball
-        ):
-            reasons.append(
-                ("FB-6.6", f"first ball struck {route.first_struck}, expected {expected_first}")
-            )
+        # The cue ball's first ball: the via ball, or what it drives in (FB-6.6 i).
+        acceptable = {call.combination or call.ball} | ({call.via} if call.via else set())
+        if route.first_struck not in acceptable:
+            want = " or ".join(sorted(acceptable))
+            reasons.append(("FB-6.6", f"first ball struck {route.first_struck}, expected {want}"))
     if not _cushions_match(call.cushions, route.cushions, call.jaw):
         reasons.append(
             ("FB-6.6", f"cushions: called {list(call.cushions)}, seen {list(route.cushions)}")

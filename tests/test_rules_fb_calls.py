@@ -206,3 +206,20 @@ def test_hang_fall_counts_as_pocketed_in_observe():
     """FB-11.4: a hanging ball that falls (in time) counts; observe() maps it to a pocket."""
     evs = events("W1-R1") + [make("hang_fall", 0.5, ball="R1", pocket="foot-left")]
     assert judge(Call("R1", "foot-left"), observe("W1", evs)).made
+
+
+def test_fb_8_5d_tricks_combine_via_and_combination():
+    """FB-8.5d: the cue ball off a ball onto a combination ball that drives the red in."""
+    obs = shot("W1", "W1-R2 W1-K K-R1 R1>foot-left W1-W2")
+    j = judge(Call("R1", "foot-left", via="R2", combination="K"), obs)
+    assert j.made and j.points == 3  # no nakki via a ball or by combination (FB-8.2b)
+    assert not judge(Call("R1", "foot-left", combination="K"), obs).made
+    assert not judge(Call("R1", "foot-left", via="R2"), obs).made
+
+
+def test_fb_6_6_first_ball_must_fit_the_call():
+    obs = shot("W1", "W1-R2 R2-K W1-R1 R1>foot-left")
+    assert judge(Call("R1", "foot-left", via="R2"), obs).made
+    obs2 = shot("W1", "W1-K W1-R1 R1>foot-left")
+    j = judge(Call("R1", "foot-left", via="R2"), obs2)
+    assert not j.made and any("first ball struck K" in why for _, why in j.reasons)

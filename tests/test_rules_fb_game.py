@@ -645,3 +645,33 @@ def test_break_call_entered_after_the_lag_is_used():
     s.stroke("W1", "W1~house W1-K W1>foot-left", rest={"K": (1900.0, 1000.0)})
     rs, _ = rulings(s)
     assert rs[1].points == 6 and not any("auto-call" in n for n in rs[1].notes)
+
+
+def test_fb_5_1_break_from_in_front_of_the_head_line_is_noted():
+    s = Stream(dict(OPENING, W1=(1200.0, 400.0)))
+    s.stroke("W1", "W1-K", rest={"W1": (1600.0, 700.0), "K": (1900.0, 1000.0)})
+    r = rulings(s)[0][0]
+    assert "FB-5.1" in r.rules and any(n.startswith("FB-5.1: W1 was placed") for n in r.notes)
+    assert not r.foul  # pointed out before the stroke or not at all (FB-9.2)
+
+
+def test_fb_9_2_ball_in_hand_placed_in_front_of_the_line_is_noted():
+    s = _hand_stream((1200.0, 900.0)).call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2400.0, 900.0)})
+    r = rulings(s)[0][4]
+    assert any(n.startswith("FB-9.2: W2 was placed") for n in r.notes) and r.points == 3
+
+
+def test_fb_10_10_carom_ball_off_the_table_rejects_the_pocketing():
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left W2-W1 W1^", rest={"W2": (2500.0, 1200.0)})
+    r = rulings(s)[0][1]
+    assert r.foul and r.points == 0 and "FB-10.10" in r.rules
+    assert any("A has ball in hand" in n for n in r.notes)  # W1 is A's white (FB-9.1)
+
+
+def test_fb_10_9_restore_choice_is_recorded():
+    s = _after_break().stroke("W2", "W2-K", rest={"K": (2000.0, 1100.0)}).foul("touched-ball")
+    s.choice("restore").stroke("W1", "W1-K", rest={"K": (2100.0, 1100.0)})
+    rs, _ = rulings(s)
+    assert rs[1].foul and "FB-10.9" in rs[1].rules  # the restore follows its foul

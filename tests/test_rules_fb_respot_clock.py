@@ -99,6 +99,10 @@ def test_fb_4_opening_layout_and_warnings():
     assert [r for r, _ in warn] == ["FB-4.4"] and "foot-right" in warn[0][1]
     short = {**good, "W2": (L / 2 - 100.0, 200.0)}
     assert ("FB-4.4", "white 2 is not beyond the centre line") in check_opening(short, P12)
+    red_off = {**good, "R1": (1000.0, 300.0)}
+    assert [r for r, _ in check_opening(red_off, P12)] == ["FB-4.2"]
+    red_off2 = {**good, "R2": (2000.0, 300.0)}
+    assert [r for r, _ in check_opening(red_off2, P12)] == ["FB-4.3"]
     moved = {**good, "K": (L / 2 + 50.0, W / 2), "W1": (1000.0, 300.0)}
     assert {r for r, _ in check_opening(moved, P12)} == {"FB-4.1", "FB-4.5"}
 
