@@ -96,9 +96,11 @@ def ball_ball_impulse(
     """Collide two equal balls in place; ``n2`` is the unit line of centres from a to b.
 
     Normal: Newton restitution ``e_ball`` (equal masses, momentum conserved).
-    Tangential: Coulomb friction ``mu_ball`` on the horizontal slip of the contact
-    points, capped at the impulse that stops the slip (so it can only dissipate);
-    this gives cut-induced and spin-induced throw.
+    Tangential: Coulomb friction (speed-dependent ``Params.mu_ball``) against the slip
+    of the contact points -- including the vertical slip that follow or draw adds,
+    which is why a rolling cue ball throws less -- capped at the impulse that stops
+    the slip, so it can only dissipate.  The bed absorbs the vertical part of the
+    friction impulse (the ball stays on the cloth); its torque is kept.
     """
     n = np.array([n2[0], n2[1], 0.0])
     R, m, inertia = p.R, p.m, p.inertia
@@ -110,13 +112,14 @@ def ball_ball_impulse(
     vb += jn / m * n
     u = (va + _cross(wa, R * n)) - (vb + _cross(wb, -R * n))
     ut = u - np.dot(u, n) * n
-    ut[2] = 0.0
     s = float(np.linalg.norm(ut))
-    if s > 1e-9 and p.mu_ball > 0:
+    if s > 1e-9:
         th = ut / s
-        jt = min(p.mu_ball * jn, m * s / 7.0)
-        va -= jt / m * th
-        vb += jt / m * th
+        jt = min(p.mu_ball(s) * jn, m * s / 7.0)
+        dv = jt / m * th
+        dv[2] = 0.0
+        va -= dv
+        vb += dv
         dw = _cross(R * n, -jt * th) / inertia
         wa += dw
         wb += dw
