@@ -51,7 +51,7 @@ SPOT_RADIUS_MM = 6.0
 LINE_WIDTH_MM = 2.5
 MARK_DOT_RADIUS_MM = 5.0  # Five Ball W1/W2 dots
 MARK_PAIR_GAP_MM = 14.0  # centre distance of W2's two dots
-NUMBER_DECAL_HALF_ANGLE = 0.50  # rad: half-size of the printed number on the sphere
+NUMBER_DECAL_HALF_ANGLE = 0.62  # rad: half-size of the printed number on the sphere
 
 # Material ids in the table map.
 M_FLOOR, M_APRON, M_RAIL, M_CUSHION, M_BED, M_HOLE, M_TRIM, M_SIGHT = range(8)
@@ -122,6 +122,24 @@ class Renderer:
 
     def _irradiance(self, P: np.ndarray, n: np.ndarray) -> np.ndarray:
         """Per-lamp irradiance (N, K) at points ``P`` (N, 3) with normals ``n`` (N, 3)."""
+        if P.shape[0] > 20000:  # big arrays: lamp by lamp in float32, no (N, K, 3) temporaries
+            P32 = P.astype(np.float32)
+            n32 = n.astype(np.float32)
+            out = np.empty((P.shape[0], len(self._lamp_pos)), np.float32)
+            for k, Lk in enumerate(self._lamp_pos.astype(np.float32)):
+                v = Lk[None, :] - P32
+                d2 = np.einsum("nc,nc->n", v, v)
+                inv = 1.0 / np.sqrt(d2)
+                cos_inc = np.maximum(np.einsum("nc,nc->n", v, n32) * inv, 0.0)
+                cos_down = np.maximum(-v[:, 2] * inv, 0.0)
+                out[:, k] = (
+                    self._lamp_power[k]
+                    * cos_down ** self._lamp_cone[k]
+                    * cos_inc
+                    * self._href2
+                    / d2
+                )
+            return out
         v = self._lamp_pos[None, :, :] - P[:, None, :]  # to the lamp
         d2 = np.einsum("nkc,nkc->nk", v, v)
         inv = 1.0 / np.sqrt(d2)
@@ -371,15 +389,57 @@ class Renderer:
             return sel
 
         top = self._H_max + 1.0
+        # Shortcut: a ray that is over the open bed both at the rail-top height and at
+        # the cloth hits the cloth (most of the image); only the rest is marched.
+        pr = self.profile
+        margin = 3.0
+        s0 = (0.0 - C[2]) / dz
+        s1 = (-top - C[2]) / dz
+        x0, y0 = C[0] + rays[:, 0] * s0, C[1] + rays[:, 1] * s0
+        x1, y1 = C[0] + rays[:, 0] * s1, C[1] + rays[:, 1] * s1
+        xy0 = np.column_stack([x0, y0])
+        xy1 = np.column_stack([x1, y1])
+        easy = pr.in_bed(xy0, margin) & pr.in_bed(xy1, margin)
+        for pk in pr.pockets().values():
+            reach = pk.spec.drop_radius_mm + pk.spec.mouth_mm + 2 * margin
+            cx, cy = pk.centre
+            easy &= (x0 - cx) ** 2 + (y0 - cy) ** 2 > reach * reach
+        hit_h[easy] = 0.0
+        # Outside the table's footprint at the rail-top height: a ray moving away from
+        # the camera's foot point never comes back over the (convex) table -> floor.
+        outer = pr.cushion_width_mm + pr.rail_width_mm + 1.0
+        nadir_in = pr.in_bed(C[None, :2], -outer)[0]
+        if nadir_in:
+            away = ~pr.in_bed(xy1, -outer)
+            hit_h[away] = -FLOOR_DEPTH_MM
+            easy |= away
         fine = np.arange(top, -3.0, -1.25)
-        rest = descend(fine, idx)
+        rest = descend(fine, idx[~easy])
         # Rays that went down a pocket hole stop at its bottom (the net, in the dark).
         s_b = (3.0 - C[2]) / dz[rest]
         Xb = (C[0] + rays[rest, 0] * s_b).astype(np.float32)
         Yb = (C[1] + rays[rest, 1] * s_b).astype(np.float32)
         m_b = self._table_lookup(self._mat, Xb[None, :], Yb[None, :], nearest=True)[0]
         in_hole = m_b == M_HOLE
-        hit_h[rest[in_hole]] = -POCKET_DEPTH_MM
+        hole_idx = rest[in_hole]
+        hit_h[hole_idx] = -POCKET_DEPTH_MM
+        # ... unless the hole's (cylindrical) wall stops the ray first.
+        for pk in pr.pockets().values():
+            cx, cy = pk.centre
+            rd = pk.spec.drop_radius_mm
+            sel = hole_idx[(Xb[in_hole] - cx) ** 2 + (Yb[in_hole] - cy) ** 2 <= (rd + 25.0) ** 2]
+            if sel.size == 0:
+                continue
+            # Horizontal path of the ray below the cloth: xy(s) = C + r s; exit the circle.
+            ox, oy = C[0] - cx, C[1] - cy
+            rx, ry = rays[sel, 0], rays[sel, 1]
+            a = rx * rx + ry * ry
+            b = ox * rx + oy * ry
+            c = ox * ox + oy * oy - rd * rd
+            disc = np.maximum(b * b - a * c, 0.0)
+            s_exit = (-b + np.sqrt(disc)) / np.maximum(a, 1e-12)
+            h_exit = -(C[2] + rays[sel, 2] * s_exit)
+            hit_h[sel] = np.maximum(np.minimum(h_exit, 0.0), -POCKET_DEPTH_MM)
         rest = rest[~in_hole]
         coarse = np.arange(-3.0, -FLOOR_DEPTH_MM - 10.0, -8.0)
         rest = descend(coarse, rest)
@@ -728,26 +788,45 @@ class Renderer:
         reg = img[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
         reg[:] = np.round(reg.astype(np.float32) * fg[..., None]).astype(np.uint8)
 
-    def _ball(self, img, ball: str, p: BallPose, box, origin) -> None:
+    def _sphere(self, p: BallPose, box):
+        """Ray-sphere test in ``box``: coverage (anti-aliased, hidden parts removed) etc."""
         y0, y1, x0, x1 = box
         R = self.profile.ball_radius_mm
-        C = self._C
         S = np.array([p.x_mm, p.y_mm, -(R + p.lift_mm)], np.float64)
         d = self._rays[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
-        oc = C - S
+        oc = self._C - S
         b = d @ oc
         cc = float(oc @ oc) - R * R
         disc = b * b - cc
         dperp = np.sqrt(np.maximum(float(oc @ oc) - b * b, 0.0))
         pix_mm = np.maximum(-b, 1.0) / self._f
         cov = np.clip((R - dperp) / pix_mm + 0.5, 0.0, 1.0)
-        sel = cov > 0
-        if not sel.any():
-            return
         t_hit = -b - np.sqrt(np.maximum(disc, 0.0))
         t_surf = self._t_surf[y0:y1, x0:x1].reshape(-1)
-        vis = t_hit < t_surf + 0.5
-        cov = cov * vis
+        cov = cov * (t_hit < t_surf + 0.5)
+        return S, d, b, disc, t_hit, pix_mm, cov
+
+    def ball_coverage(self, pose: BallPose) -> tuple[int, int, np.ndarray] | None:
+        """Where a ball is seen: ``(y0, x0, alpha)`` with ``alpha`` its anti-aliased
+        silhouette (0..1, before lens blur) in the patch whose top-left pixel is
+        ``(y0, x0)``; parts hidden by the table (a ball dropping into a pocket, behind a
+        cushion nose) are removed.  ``None`` when it is out of view.  Ground truth for
+        segmentation and for the ball-centre test.
+        """
+        if not pose.on_table:
+            return None
+        box = self._ball_box(pose)
+        if box is None:
+            return None
+        cov = self._sphere(pose, box)[-1]
+        y0, y1, x0, x1 = box
+        return y0, x0, cov.reshape(y1 - y0, x1 - x0).astype(np.float32)
+
+    def _ball(self, img, ball: str, p: BallPose, box, origin) -> None:
+        y0, y1, x0, x1 = box
+        R = self.profile.ball_radius_mm
+        C = self._C
+        S, d, b, disc, t_hit, pix_mm, cov = self._sphere(p, box)
         sel = cov > 0
         if not sel.any():
             return

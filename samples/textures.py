@@ -53,10 +53,10 @@ def glyph(text: str, size_px: int = 64, underline: bool = False) -> np.ndarray:
     """
     img = np.zeros((size_px * 4, size_px * 4), np.uint8)
     font = cv2.FONT_HERSHEY_DUPLEX
-    target_h = 0.52 * img.shape[0]
+    target_h = 0.62 * img.shape[0]
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, 2)
     scale = target_h / th
-    thick = max(2, int(round(scale * 2.4)))
+    thick = max(2, int(round(scale * 3.2)))
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
     org = ((img.shape[1] - tw) // 2, (img.shape[0] + th) // 2)
     cv2.putText(img, text, org, font, scale, 255, thick, cv2.LINE_AA)
