@@ -51,6 +51,8 @@ VOTE_THRESHOLD = 0.25  # fraction of a full rim needed for a candidate
 FG_SUPPORT = 0.58  # mean foreground a candidate needs over its central disc
 FG_CORE_FRACTION = 0.5  # that disc's radius / ball radius (shadows between balls fail it)
 POCKET_DARK_REL = 0.45  # a dark blob in a pocket mouth is the hole, not a ball
+NEIGHBOUR_COS = math.cos(math.radians(50.0))  # rim pixels this close to a neighbour's side
+FULL_RIM_COVERAGE = 260.0  # degrees of free rim for a free-radius circle fit
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,9 @@ class BallDetector:
         self._core = disc / disc.sum()
         self._cloth: tuple[np.ndarray, np.ndarray] | None = None  # fixed cloth model
         self._image: np.ndarray | None = None
+        self.inward_edges = True  # rim edges get brighter towards the centre (no dark balls)
+        self.edge_radius_factor = 1.0  # measured rim radius / expected radius (free rims)
+        self._radius_ratios: list[float] = []
 
     # ------------------------------------------------------------------ geometry
     def _centre_region(self, xy: np.ndarray) -> np.ndarray:
@@ -223,15 +228,7 @@ class BallDetector:
         spreads them along a line, a soft shadow edge hardly votes.  Normalised so
         a full, crisp rim gives ~1.
         """
-        f = work.astype(np.float32)
-        gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
-        m = gx * gx + gy * gy
-        if m.ndim == 3:
-            idx = np.argmax(m, axis=2)[..., None]
-            gx = np.take_along_axis(gx, idx, 2)[..., 0]
-            gy = np.take_along_axis(gy, idx, 2)[..., 0]
-            m = np.take_along_axis(m, idx, 2)[..., 0]
+        gx, gy, m = max_channel_gradient(work)
         g_lo = EDGE_MIN_GRAD
         ys, xs = np.nonzero(m > g_lo * g_lo)
         h, w = m.shape
@@ -259,6 +256,11 @@ class BallDetector:
         votes = self.rim_votes(work)
         return self._from_votes(fg, rel, votes, frame, t, (0, 0))
 
+    def _to_work(self, xy_px: np.ndarray) -> np.ndarray:
+        """Frame pixels -> work pixels (of the whole bed ROI)."""
+        x0, y0 = self.roi[:2]
+        return (np.asarray(xy_px, float) - np.array([x0, y0]) + 0.5) * self.scale - 0.5
+
     def work_box(self, box_px: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
         """A box in frame pixels -> the covering box in work pixels (clipped)."""
         x0, y0 = self.roi[:2]
@@ -275,8 +277,12 @@ class BallDetector:
         boxes_work: list[tuple[int, int, int, int]],
         frame: int = 0,
         t: float = 0.0,
+        skip_px: np.ndarray | None = None,
     ) -> Detections:
         """Balls whose centre lies inside the given work-pixel boxes (fixed cloth model).
+
+        ``skip_px``: frame pixels of balls known to be there unchanged; peaks within
+        half a radius of one are left out (the caller keeps its old detection).
 
         Each box is processed with a margin of two ball radii so votes from a
         ball's whole rim are in, and only peaks inside the box are kept -- the
@@ -308,13 +314,21 @@ class BallDetector:
             fg, rel = self.foreground(work, (ex0, ey0))
             votes = self.rim_votes(work)
             keep = (bx0 - ex0, by0 - ey0, bx1 - ex0, by1 - ey0)
-            parts.append(self._from_votes(fg, rel, votes, frame, t, (ex0, ey0), keep))
+            parts.append(self._from_votes(fg, rel, votes, frame, t, (ex0, ey0), keep, skip_px))
         if not parts:
             return Detections.empty(frame, t)
         return Detections.merge(parts)
 
     def _from_votes(
-        self, fg, rel, votes, frame: int, t: float, off: tuple[int, int], keep_box=None
+        self,
+        fg,
+        rel,
+        votes,
+        frame: int,
+        t: float,
+        off: tuple[int, int],
+        keep_box=None,
+        skip_px: np.ndarray | None = None,
     ) -> Detections:
         rw = self.r_work
         h, w = votes.shape
@@ -343,6 +357,11 @@ class BallDetector:
         for i in range(len(xs)):
             if all((xs[i] - xs[j]) ** 2 + (ys[i] - ys[j]) ** 2 > sup2 for j in keep):
                 keep.append(i)
+        if skip_px is not None and len(skip_px) and keep:
+            sk = self._to_work(skip_px) - np.array([ox, oy])
+            kk = np.array(keep)
+            d2 = (xs[kk, None] - sk[None, :, 0]) ** 2 + (ys[kk, None] - sk[None, :, 1]) ** 2
+            keep = [int(i) for i in kk[d2.min(1) > (0.5 * rw) ** 2]]
         if not keep:
             return Detections.empty(frame, t)
         pts = np.stack([xs[keep], ys[keep]], 1).astype(np.float64)
@@ -359,39 +378,46 @@ class BallDetector:
         xy_mm = self.camera.unproject(xy_px, self.R_mm)
         radius = self.expected_radius_px(xy_mm)
         if self._image is not None and self.scale < 1.0:
-            xy_px = self.refine_full(self._image, xy_px, radius)
+            xy_px = self.refine_full(self._image, xy_px, radius, skip_px)
             xy_mm = self.camera.unproject(xy_px, self.R_mm)
         return Detections(frame, t, xy_px, xy_mm, radius, score)
 
     def refine_full(
-        self, image: np.ndarray, xy_px: np.ndarray, radius_px: np.ndarray
+        self,
+        image: np.ndarray,
+        xy_px: np.ndarray,
+        radius_px: np.ndarray,
+        others_px: np.ndarray | None = None,
     ) -> np.ndarray:
         """Sub-pixel centres from the full-resolution rim.
 
-        Edge pixels near the expected rim whose gradient points (in or out) along
-        the radius vote one radius along it; the centre is the gradient-weighted
-        mean of the votes that land near the current centre.  A touching
-        neighbour's rim votes for the neighbour, far away, so it does not pull.
+        Edge pixels near the expected rim whose gradient runs along the radius are
+        the rim.  Where a neighbour touches, the rim is a dark crease whose edges
+        lie inside the silhouette, so rim pixels facing a neighbour (``xy_px`` and
+        ``others_px``) are left out unless the ball is surrounded.  A full free rim
+        is fitted as a circle (its radius free); a partial one gives the centre as
+        the mean of its fixed-radius votes, the radius scaled by what the free rims
+        of isolated balls measured (``edge_radius_factor``), so an arc on one side
+        does not pull the centre.
         """
         h, w = image.shape[:2]
         out = np.asarray(xy_px, float).copy()
+        allp = out if others_px is None or len(others_px) == 0 else np.vstack([out, others_px])
         for i in range(len(out)):
             r = float(radius_px[i])
             k = int(math.ceil(1.45 * r)) + 1
+            dn = allp - out[i]
+            dd = np.hypot(dn[:, 0], dn[:, 1])
+            close = (dd > 0.5 * r) & (dd < 2.5 * r)
+            nbr = dn[close] / dd[close, None]
             for _ in range(2):
                 cx, cy = out[i]
                 ix, iy = int(round(cx)), int(round(cy))
                 if ix - k < 1 or iy - k < 1 or ix + k >= w - 1 or iy + k >= h - 1:
                     break
-                patch = image[iy - k - 1 : iy + k + 2, ix - k - 1 : ix + k + 2].astype(np.float32)
-                gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)[1:-1, 1:-1]
-                gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)[1:-1, 1:-1]
-                m = gx * gx + gy * gy
-                if m.ndim == 3:
-                    idx = np.argmax(m, axis=2)[..., None]
-                    gx = np.take_along_axis(gx, idx, 2)[..., 0]
-                    gy = np.take_along_axis(gy, idx, 2)[..., 0]
-                    m = np.take_along_axis(m, idx, 2)[..., 0]
+                patch = image[iy - k - 1 : iy + k + 2, ix - k - 1 : ix + k + 2]
+                gx, gy, m = max_channel_gradient(patch)
+                gx, gy, m = gx[1:-1, 1:-1], gy[1:-1, 1:-1], m[1:-1, 1:-1]
                 yy, xx = np.mgrid[-k : k + 1, -k : k + 1].astype(np.float32)
                 px_, py_ = xx + (ix - cx), yy + (iy - cy)  # relative to the centre
                 dist = np.sqrt(px_ * px_ + py_ * py_)
@@ -402,20 +428,39 @@ class BallDetector:
                 g = mag[sel]
                 ux, uy = gx[sel] / g, gy[sel] / g
                 qx, qy = px_[sel], py_[sel]
-                # the vote (of the two directions) closer to the centre
-                s = np.where(qx * ux + qy * uy > 0, -1.0, 1.0)
-                vx, vy = qx + s * r * ux, qy + s * r * uy
+                outward = qx * ux + qy * uy > 0
+                s = np.where(outward, -1.0, 1.0)
+                re = r * self.edge_radius_factor
+                vx, vy = qx + s * re * ux, qy + s * re * uy
                 near = vx * vx + vy * vy < (0.3 * r) ** 2
-                if near.sum() < 8:
+                if self.inward_edges:
+                    near &= ~outward  # the ball is the brighter side of its own rim
+                free = near.copy()
+                if len(nbr):
+                    qd = np.hypot(qx, qy) + 1e-9
+                    cosang = (qx[:, None] * nbr[None, :, 0] + qy[:, None] * nbr[None, :, 1]) / qd[
+                        :, None
+                    ]
+                    free &= cosang.max(axis=1) < NEIGHBOUR_COS
+                use = free if free.sum() >= 8 else near
+                if use.sum() < 8:
                     break
-                wt = np.minimum(g[near], EDGE_FULL_GRAD).astype(np.float64)
-                step = np.array([(wt * vx[near]).sum(), (wt * vy[near]).sum()]) / wt.sum()
-                fit = _circle_fit(qx[near], qy[near], wt)
-                if fit is not None and abs(fit[2] - r) < 0.15 * r:
-                    step = fit[:2]
+                wt = np.minimum(g[use], EDGE_FULL_GRAD).astype(np.float64)
+                step = np.array([(wt * vx[use]).sum(), (wt * vy[use]).sum()]) / wt.sum()
+                ang = np.arctan2(qy[use], qx[use])
+                cover = _angular_coverage(ang)
+                if cover >= FULL_RIM_COVERAGE:
+                    fit = _circle_fit(qx[use], qy[use], wt)
+                    if fit is not None and abs(fit[2] - r) < 0.15 * r:
+                        step = fit[:2]
+                        if not len(nbr):
+                            self._radius_ratios.append(fit[2] / r)
                 out[i] += step
                 if abs(step[0]) + abs(step[1]) < 0.05:
                     break
+        if len(self._radius_ratios) >= 3:
+            self.edge_radius_factor = float(np.median(self._radius_ratios[-200:]))
+            self._radius_ratios = self._radius_ratios[-200:]
         return out
 
     def _core_support(self, fg: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -452,6 +497,35 @@ class BallDetector:
             win = rel[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
             out[i] = win.mean()
         return out
+
+
+def max_channel_gradient(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sobel gradient of the colour channel with the strongest edge at each pixel.
+
+    Returns ``gx, gy`` and the squared magnitude (float32).  Colour edges count:
+    a red ball on green cloth may have no edge in brightness at all.
+    """
+    f = img.astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    if f.ndim == 2:
+        return gx, gy, gx * gx + gy * gy
+    m = gx * gx + gy * gy
+    idx = np.argmax(m, axis=2)
+    flat = idx.ravel() + np.arange(idx.size) * f.shape[2]
+    shape = idx.shape
+    return (
+        gx.ravel()[flat].reshape(shape),
+        gy.ravel()[flat].reshape(shape),
+        m.ravel()[flat].reshape(shape),
+    )
+
+
+def _angular_coverage(ang: np.ndarray, bins: int = 24) -> float:
+    """Degrees of a circle covered by points at angles ``ang`` (radians)."""
+    h = np.zeros(bins, bool)
+    h[((ang + math.pi) / (2 * math.pi) * bins).astype(int) % bins] = True
+    return 360.0 * h.sum() / bins
 
 
 def _circle_fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray | None:

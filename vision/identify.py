@@ -32,7 +32,7 @@ PALE_SATURATION = 0.40  # HSV saturation (0..1) splitting pale from coloured bal
 SATURATION_SOFTNESS = 0.06  # logistic width of that split
 RED_HUE_DEG = 18.0  # hue within this of 0/360 degrees is red, else yellow
 CORE_FRACTION = 0.6  # radius of the sampled core / ball radius
-CROP_SIZE_PX = 32  # CNN input: a ball crop resampled to this size (ball diameter ~ 24 px)
+CROP_SIZE_PX = 40  # CNN input: a ball crop resampled to this size (1080p: about native)
 CROP_DIAMETERS = 1.33  # the crop spans this many ball diameters
 DOTS_MODEL = "ball_dots.onnx"
 
@@ -98,7 +98,9 @@ class BallIdentifier:
             if self._session is not None:
                 pale = np.nonzero(p_col < 0.5)[0]
                 if len(pale):
-                    p_w1[pale] = self.dots_one_probability(image, det.xy_px[pale], det.radius_px[pale])
+                    p_w1[pale] = self.dots_one_probability(
+                        image, det.xy_px[pale], det.radius_px[pale]
+                    )
             prob = np.column_stack(
                 [(1 - p_col) * p_w1, (1 - p_col) * (1 - p_w1), p_col * p_red, p_col * (1 - p_red)]
             )

@@ -25,6 +25,7 @@ from .track import REST_SPEED_MM_S, BallTracker, TrackerOutput
 
 CHANGE_LEVEL = 28  # 8-bit difference (any channel) that counts as a change
 GRID_RADII = 0.5  # change-grid spacing in ball radii
+TILE_RADII = 6.0  # side of a change tile in ball radii
 FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
 
 
@@ -78,19 +79,23 @@ class VisionPipeline:
                 full = True
             elif boxes:
                 boxes = _merge_boxes(boxes)
-                new = self.detector.detect_regions(img, boxes, frame.index, frame.t)
-                new = self.identifier.identify(img, new)
-                keep = np.ones(len(self._last), bool)
                 wxy = self._work_xy(self._last.xy_px)
+                in_box = np.zeros(len(self._last), bool)
                 for bx0, by0, bx1, by1 in boxes:
-                    inside = (
+                    in_box |= (
                         (wxy[:, 0] >= bx0)
                         & (wxy[:, 0] < bx1)
                         & (wxy[:, 1] >= by0)
                         & (wxy[:, 1] < by1)
                     )
-                    keep &= ~inside
-                old = self._last[keep]
+                # a ball in a searched box whose own pixels did not change stays as it was
+                unchanged = ~self._changed_near(changed, self._last.xy_px)
+                static = in_box & unchanged
+                new = self.detector.detect_regions(
+                    img, boxes, frame.index, frame.t, skip_px=self._last.xy_px[static]
+                )
+                new = self.identifier.identify(img, new)
+                old = self._last[~in_box | static]
                 old.frame, old.t = frame.index, frame.t
                 det = Detections.merge([old, new]) if len(old) else new
                 det.frame, det.t = frame.index, frame.t
@@ -121,16 +126,49 @@ class VisionPipeline:
         s = self.stride
         return self.detector.work_box((x0 + gx0 * s, y0 + gy0 * s, x0 + gx1 * s, y0 + gy1 * s))
 
+    def _changed_near(self, changed: np.ndarray, xy_px: np.ndarray) -> np.ndarray:
+        """Whether any grid cell within 1.2 ball radii of each point changed."""
+        x0, y0 = self.detector.roi[:2]
+        s = self.stride
+        k = int(math.ceil(1.2 / GRID_RADII))
+        h, w = changed.shape
+        out = np.zeros(len(xy_px), bool)
+        for i, (x, y) in enumerate(np.asarray(xy_px)):
+            gx, gy = int(round((x - x0) / s)), int(round((y - y0) / s))
+            out[i] = changed[
+                max(0, gy - k) : min(h, gy + k + 1), max(0, gx - k) : min(w, gx + k + 1)
+            ].any()
+        return out
+
     def _change_boxes(self, changed: np.ndarray) -> list[tuple[int, int, int, int]]:
+        """Tiles (about 6 radii square) holding a change, merged along rows.
+
+        Tiles rather than one box per blob: a long diagonal cue would otherwise make
+        a box as big as the table.
+        """
         if not changed.any():
             return []
-        m = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8))
-        n, _lab, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        tile = max(2, int(round(TILE_RADII / GRID_RADII)))  # grid cells per tile
+        h, w = changed.shape
+        th, tw = -(-h // tile), -(-w // tile)
+        pad = np.zeros((th * tile, tw * tile), bool)
+        pad[:h, :w] = changed
+        hit = pad.reshape(th, tile, tw, tile).any(axis=(1, 3))
         boxes = []
-        pad = int(math.ceil(1.5 / GRID_RADII))  # a ball radius and a half around the change
-        for k in range(1, n):
-            x, y, w, h, _area = stats[k]
-            boxes.append(self._grid_to_work(x - pad, y - pad, x + w + pad, y + h + pad))
+        for ty in range(th):
+            tx = 0
+            while tx < tw:
+                if not hit[ty, tx]:
+                    tx += 1
+                    continue
+                t0 = tx
+                while tx < tw and hit[ty, tx]:
+                    tx += 1
+                boxes.append(
+                    self._grid_to_work(
+                        t0 * tile - 1, ty * tile - 1, tx * tile + 1, (ty + 1) * tile + 1
+                    )
+                )
         return boxes
 
     def _moving_boxes(self) -> list[tuple[int, int, int, int]]:
