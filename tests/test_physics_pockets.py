@@ -98,3 +98,53 @@ def test_pocketed_ball_cannot_be_hit_afterwards() -> None:
     t = res.events_of("pocket")[0].t
     assert all(e.t <= t for e in res.events_of("cushion"))
     assert res.events[-1].type == "shot_end" and res.events[-1]["positions"] == {}
+
+
+def _creep_into(pocket: str, reach_mm: float, seed: int) -> ShotResult:
+    """A ball rolled so slowly that it stops ``reach_mm`` past the mouth line."""
+    from luza.physics.params import G_MM_S2, params_from_profile
+
+    mu = params_from_profile(PROFILE).mu_roll
+    pk = POCKETS[pocket]
+    mc, inw = np.array(pk.mouth_centre), np.array(pk.inward)
+    dist = 300.0
+    speed = math.sqrt(2 * mu * G_MM_S2 * (dist + reach_mm))
+    start = mc - inw * dist
+    return Simulator(PROFILE, seed=seed).run(
+        {"1": (float(start[0]), float(start[1]))},
+        Strike("1", speed, math.atan2(inw[1], inw[0]), follow=0.4),
+    )
+
+
+def test_a_ball_stopping_on_the_lip_hangs_and_may_fall_later() -> None:
+    falls = stays = 0
+    for seed in range(12):
+        res = _creep_into("middle-left", -10.0, seed)
+        types = [e.type for e in res.events if e.type in ("hang", "hang_fall", "pocket")]
+        assert types[0] == "hang"
+        hang = res.events_of("hang")[0]
+        assert hang["pocket"] == "middle-left"
+        if "hang_fall" in types:
+            assert types == ["hang", "hang_fall", "pocket"]
+            assert 0.3 <= res.events_of("hang_fall")[0].t - hang.t <= 1.5
+            assert res.final_positions == {}
+            falls += 1
+        else:
+            assert types == ["hang"] and "1" in res.final_positions
+            stays += 1
+    assert falls and stays
+    # a hanging ball is a valid start position for the next stroke, and drops if nudged
+    res = next(
+        r
+        for r in (_creep_into("middle-left", -10.0, s) for s in range(12))
+        if "1" in r.final_positions
+    )
+    x, y = res.final_positions["1"]
+    nudge = Simulator(PROFILE).run({"1": (x, y)}, Strike("1", 150.0, -math.pi / 2))
+    assert [e["pocket"] for e in nudge.events_of("pocket")] == ["middle-left"]
+
+
+def test_a_ball_reaching_well_over_the_hole_drops() -> None:
+    res = _creep_into("foot-right", 10.0, 0)
+    assert [e["pocket"] for e in res.events_of("pocket")] == ["foot-right"]
+    assert not res.events_of("hang")

@@ -169,18 +169,19 @@ class Engine:
                 )
                 continue
             x, y = (float(c) for c in positions[b])
-            if not (
-                math.isfinite(x)
-                and math.isfinite(y)
-                and R - 1.0 <= x <= geom.L - R + 1.0
-                and R - 1.0 <= y <= geom.W - R + 1.0
-            ):
+            in_bed = R - 1.0 <= x <= geom.L - R + 1.0 and R - 1.0 <= y <= geom.W - R + 1.0
+            d_drop = np.hypot(geom.drop_c[:, 0] - x, geom.drop_c[:, 1] - y)
+            in_mouth = bool(np.any(d_drop < geom.drop_r + R))  # e.g. hanging in a mouth
+            if not (math.isfinite(x) and math.isfinite(y) and (in_bed or in_mouth)):
                 raise PhysicsError(
                     f"ball {b} at ({x:.1f}, {y:.1f}) mm is not on the bed "
                     f"(its centre must be at least one radius, {R:.1f} mm, from the cushions)"
                 )
             self.st[i] = STAT
             self.r0[i] = (x, y)
+            inside = np.nonzero(d_drop < geom.drop_r)[0]
+            if inside.size:  # resting over a drop hole (hanging): falls once it moves
+                self.in_drop[i] = self.region[i] = int(inside[0])
             rot = rotations.get(b)
             rot = np.eye(3) if rot is None else np.asarray(rot, dtype=float)
             self.segs[i].append(self._seg(i, rot))
@@ -296,6 +297,10 @@ class Engine:
         self.dec[i] = dec
         self.tend[i] = self.t + dur
         self.max_speed[i] = max(self.max_speed[i], math.hypot(v[0], v[1]))
+        if self.st[i] != STAT:
+            self.hang_t[i] = INF
+            if self.in_drop[i] >= 0 and not math.isfinite(self.drop_t[i]):
+                self.drop_t[i] = self.t  # a hanging ball set moving again
         self.segs[i].append(self._seg(i, rot))
         self.recompute(i)
 
@@ -364,7 +369,7 @@ class Engine:
             return
         if math.isfinite(self.tend[i]):
             best_t = self.tend[i]
-        if self.in_drop[i] >= 0:
+        if self.in_drop[i] >= 0 and math.isfinite(self.drop_t[i]):
             tf = self.drop_t[i] + self.p.commit_s
             if tf < best_t:
                 best_t, best_k, best_a = tf, K_FALL, int(self.in_drop[i])
@@ -622,12 +627,10 @@ class Engine:
                     self.set_motion(i, r, v, w)
             else:
                 self.set_motion(i, r, v, w)
-                if self.st[i] == STAT and self.region[i] >= 0 and self.in_drop[i] < 0:
+                if self.st[i] == STAT and self.region[i] >= 0:
                     p = int(self.region[i])
-                    self._event("hang", ball=name, pocket=g.pocket_names[p])
-                    if self.rng.random() < self.p.hang_fall_prob:
-                        self.hang_t[i] = self.t + float(self.rng.uniform(0.3, 1.5))
-                        self._own(i)
+                    if self.in_drop[i] < 0 or self._on_lip(r, p):
+                        self._hang(i, p)
         elif k == K_SEG:
             self._bounce(i, g.seg_n[arg], g.seg_name[arg])
         elif k == K_CIRC:
@@ -652,7 +655,12 @@ class Engine:
                 self.region[i] = -1
             self._own(i)
         elif k == K_FALL:
-            self.pocket(i, arg)
+            r, v, *_ = self.state(i)
+            if math.hypot(*v) < self.p.hang_speed_mm_s and self._on_lip(r, arg):
+                self.drop_t[i] = self.t  # teetering on the lip: not committed yet
+                self._own(i)
+            else:
+                self.pocket(i, arg)
         elif k == K_HANG_FALL:
             self._event("hang_fall", ball=name, pocket=g.pocket_names[arg])
             self.pocket(i, arg)
@@ -685,6 +693,19 @@ class Engine:
             self._bounce(i, n2, self._edge_cushion(arg, r))
         else:  # pragma: no cover
             raise AssertionError(k)
+
+    def _on_lip(self, r: np.ndarray, p: int) -> bool:
+        """Centre over the drop hole but within ``hang_margin_mm`` of its edge."""
+        d = float(np.hypot(*(r - self.g.drop_c[p])))
+        return d > self.g.drop_r[p] - self.p.hang_margin_mm
+
+    def _hang(self, i: int, p: int) -> None:
+        """Ball ``i`` came to rest over pocket ``p``'s mouth: it may drop in later."""
+        self._event("hang", ball=self.names[i], pocket=self.g.pocket_names[p])
+        self.drop_t[i] = INF  # no fall timer while it hangs
+        if self.rng.random() < self.p.hang_fall_prob:
+            self.hang_t[i] = self.t + float(self.rng.uniform(0.3, 1.5))
+        self._own(i)
 
     def _edge_cushion(self, side: int, r: np.ndarray) -> str:
         if side == 0:

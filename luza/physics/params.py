@@ -21,6 +21,9 @@ Friction model (documented values, overridable per table in ``profile.physics``)
 * ``pocket_commit_mm`` 6 -- a ball whose centre is over the drop hole falls once it
   has had time to sink this far (sqrt(2 h / g) = 35 ms); a fast ball can reach a
   jaw in that time and rattle out.
+* ``hang_margin_mm`` 3, ``hang_speed_mm_s`` 60 -- a slow ball whose centre is only
+  just over the drop edge teeters; if it stops there it ``hang``s, and with
+  probability ``hang_fall_prob`` (seeded) drops 0.3-1.5 s later (``hang_fall``).
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ DEFAULTS: dict[str, float] = {
     "pocket_fall_s": 0.15,  # how long a pocketed ball is shown sinking
     "fly_out_s": 0.5,  # how long a ball that left the table is shown flying
     "hang_fall_prob": 0.3,  # chance that a ball hanging in a mouth drops later
+    "hang_margin_mm": 3.0,  # a slow ball this close to the drop edge teeters on the lip
+    "hang_speed_mm_s": 60.0,
 }
 
 
@@ -72,6 +77,8 @@ class Params:
     pocket_fall_s: float
     fly_out_s: float
     hang_fall_prob: float
+    hang_margin_mm: float
+    hang_speed_mm_s: float
     nose_height_mm: float
 
     def mu_ball(self, slip_mm_s: float) -> float:
