@@ -288,6 +288,7 @@ class BallTracker:
             )
             for k, tr in enumerate(live):
                 pred[tr.ball] = (P[k], V[k])
+        det = self._merge_streaks(det, live, pred, dt)
         n_det = len(det)
         matched_det: set[int] = set()
         matched: dict[str, int] = {}
@@ -341,6 +342,46 @@ class BallTracker:
         self._new_balls(det, [j for j in range(n_det) if j not in matched_det], events, visible)
         self._table_rest(det, events)
         return self._output(det, events, visible)
+
+    def _merge_streaks(self, det: Detections, live: list[Track], pred, dt: float) -> Detections:
+        """Motion blur: a fast ball's streak has two rounded ends that the detector may
+        report as two balls.  Two detections near a fast track's prediction, lined up
+        with its velocity and 1.3-7 radii apart, are one ball at their middle."""
+        R = self.R
+        if len(det) < 2:
+            return det
+        drop: set[int] = set()
+        xy = det.xy_mm.copy()
+        for tr in live:
+            p, vp = pred[tr.ball]
+            speed = float(np.hypot(*vp))
+            if speed * dt < 0.5 * R:
+                continue
+            u = vp / speed
+            d = np.linalg.norm(xy - p[None], axis=1)
+            cand = [j for j in np.nonzero(d < 4 * R + 0.5 * speed * dt)[0] if j not in drop]
+            best = None
+            for a in range(len(cand)):
+                for b in range(a + 1, len(cand)):
+                    i, j = cand[a], cand[b]
+                    dv = xy[j] - xy[i]
+                    along = abs(float(dv @ u))
+                    perp = abs(float(dv[0] * u[1] - dv[1] * u[0]))
+                    if 1.3 * R < along < 7 * R and perp < 0.6 * R:
+                        mid = 0.5 * (xy[i] + xy[j])
+                        e = float(np.linalg.norm(mid - p))
+                        if best is None or e < best[0]:
+                            best = (e, i, j)
+            if best is not None:
+                _, i, j = best
+                xy[i] = 0.5 * (xy[i] + xy[j])
+                det.xy_px[i] = 0.5 * (det.xy_px[i] + det.xy_px[j])
+                drop.add(j)
+        if not drop:
+            return det
+        det.xy_mm = xy
+        keep = np.array([k not in drop for k in range(len(det))])
+        return det[keep]
 
     def _class_cost(self, det: Detections, live: list[Track]) -> np.ndarray:
         C = np.zeros((len(live), len(det)))
