@@ -843,7 +843,10 @@ class FiveBall(Game):
                 call_item.where if call_item else "",
                 "in the decider only the kaisa or a luikka may be called (FB-14.3)",
             )
-        j = judge(call, obs, self.cfg) if call is not None else auto_call(obs, None, self.cfg).best
+        if call is not None:
+            j = judge(call, obs, self.cfg)
+        else:
+            j = auto_call(obs, lambda x: x.call.ball in ("K", own), self.cfg).best
         made = j is not None and j.made
         if cue_wrong := shot.cue_ball != own:
             r.add_foul("FB-10.8", f"{player} struck {shot.cue_ball}")
