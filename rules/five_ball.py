@@ -159,6 +159,8 @@ class FiveBall(Game):
     def score(self) -> dict[str, int]:
         if self.decider is not None:
             return self.decider.final_scores()
+        if self.winner_ is None:
+            return dict(self.scores)  # unfinished: 101+ without a finishing shot stands (FB-13.5)
         return {p: min(v, self.target) for p, v in self.scores.items()}  # FB-13.6
 
     def winner(self) -> str | None:

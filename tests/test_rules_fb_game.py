@@ -488,6 +488,7 @@ def test_fb_13_3_white_by_combination_needs_a_red_or_kaisa():
     s.stroke("W1", "W1-K K-W2 W2>foot-right", rest={"W1": (2000, 900), "K": (2100, 1200)})
     rs, sc = rulings(s)
     assert sc.final["winner"] is None and rs[0].score["A"] == 101 and rs[0].next == "B"
+    assert sc.final["score"]["A"] == 101  # unfinished: recorded as scored (FB-13.5)
 
 
 def test_stroke_after_the_game_is_over_is_an_error():
