@@ -651,10 +651,7 @@ class Renderer:
         Q = Lp + (S[None, :] - Lp) * np.maximum(s, 1.0)[:, None]
         return S, r_px, Q, np.maximum(s, 1.0)
 
-    def _ball_box(self, p: BallPose):
-        S, r_px, Q, scale = self._ball_geometry(p)
-        pts = self._px(np.vstack([S[None, :], Q]))
-        rad = np.concatenate([[1.25 * r_px + 3.0], 1.7 * r_px * scale + 4.0])
+    def _clip_box(self, pts: np.ndarray, rad: np.ndarray):
         x0 = int(math.floor(np.min(pts[:, 0] - rad)))
         x1 = int(math.ceil(np.max(pts[:, 0] + rad))) + 1
         y0 = int(math.floor(np.min(pts[:, 1] - rad)))
@@ -664,6 +661,18 @@ class Renderer:
         if x1 <= x0 or y1 <= y0:
             return None
         return (y0, y1, x0, x1)
+
+    def _ball_boxes(self, p: BallPose):
+        """Pixel boxes ``(y0, y1, x0, x1)`` of a ball's shadows and of the ball itself."""
+        S, r_px, Q, scale = self._ball_geometry(p)
+        pts = self._px(np.vstack([S[None, :], Q]))
+        rad = np.concatenate([[1.25 * r_px + 3.0], 1.7 * r_px * scale + 4.0])
+        shadow = self._clip_box(pts, rad)
+        sphere = self._clip_box(pts[:1], np.array([1.15 * r_px + 2.0 + 3.0 * self.look.blur_px]))
+        return shadow, sphere
+
+    def _ball_box(self, p: BallPose):
+        return self._ball_boxes(p)[0]
 
     def _ball_albedo(self, ball: str, nb: np.ndarray, pix_ang: np.ndarray) -> np.ndarray:
         """Albedo (N, 3) of ``ball`` at body-frame unit normals ``nb`` (N, 3)."""
@@ -731,58 +740,67 @@ class Renderer:
         items = [(b, p) for b, p in poses.items() if p is not None and p.on_table]
         if not items:
             return
-        geo = []
-        for b, p in items:
-            box = self._ball_box(p)
+        oy, ox = origin
+
+        def clip(box):
             if box is None:
-                continue
-            oy, ox = origin
+                return None
             y0, y1, x0, x1 = box
-            # Clip to the target region.
             y0c, y1c = max(y0, oy), min(y1, oy + img.shape[0])
             x0c, x1c = max(x0, ox), min(x1, ox + img.shape[1])
             if y1c <= y0c or x1c <= x0c:
+                return None
+            return (y0c, y1c, x0c, x1c)
+
+        geo = []
+        for b, p in items:
+            shadow, sphere = (clip(bx) for bx in self._ball_boxes(p))
+            if shadow is None:
                 continue
-            S = self._ball_geometry(p)[0]
+            S = np.array([p.x_mm, p.y_mm, -(self.profile.ball_radius_mm + p.lift_mm)])
             dist = float(np.linalg.norm(S - self._C))
-            geo.append((dist, b, p, (y0c, y1c, x0c, x1c)))
+            geo.append((dist, b, p, shadow, sphere))
         if self.look.shadow_strength > 0:
-            for _, _b, p, box in geo:
-                self._shadow(img, p, box, origin)
-        for _, b, p, box in sorted(geo, key=lambda g: -g[0]):
-            self._ball(img, b, p, box, origin)
+            for _, _b, p, shadow, _s in geo:
+                self._shadow(img, p, shadow, origin)
+        for _, b, p, _sh, sphere in sorted(geo, key=lambda g: -g[0]):
+            if sphere is not None:
+                self._ball(img, b, p, sphere, origin)
 
     def _shadow(self, img, p: BallPose, box, origin) -> None:
+        """Soft lamp shadows and contact occlusion of one ball on the surface under it.
+
+        Each lamp's shadow is the ball's cross-section projected from the lamp onto the
+        horizontal plane through each surface point, with a penumbra growing with the
+        lamp's size and the distance from the ball; lamp weights are taken at the
+        contact point (they barely change over a patch).
+        """
         y0, y1, x0, x1 = box
         R = self.profile.ball_radius_mm
         S = np.array([p.x_mm, p.y_mm, -(R + p.lift_mm)], np.float64)
-        P = self._P_surf[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
-        Lp = self._lamp_pos
-        v = Lp[None, :, :] - P[:, None, :]  # (N, K, 3) to each lamp
-        wv = S[None, None, :] - P[:, None, :]
-        vv = np.einsum("nkc,nkc->nk", v, v)
-        along = np.einsum("nkc,nkc->nk", wv, v) / vv
-        perp = wv - along[..., None] * v
-        dperp = np.sqrt(np.einsum("nkc,nkc->nk", perp, perp))
-        dist_to_ball = along * np.sqrt(vv)
-        pen = (
-            self._lamp_radius[None, :] * dist_to_ball / np.maximum(np.sqrt(vv) - dist_to_ball, 1.0)
+        P = self._P_surf[y0:y1, x0:x1].reshape(-1, 3)
+        Px, Py, Pz = P[:, 0:1], P[:, 1:2], P[:, 2:3]
+        Lp = self._lamp_pos.astype(np.float32)
+        Lx, Ly, Lz = Lp[None, :, 0], Lp[None, :, 1], Lp[None, :, 2]
+        den = np.float32(S[2]) - Lz
+        scale = (Pz - Lz) / den  # (N, K): >= 1 below the ball's centre
+        qx = Lx + (np.float32(S[0]) - Lx) * scale
+        qy = Ly + (np.float32(S[1]) - Ly) * scale
+        d = np.sqrt((Px - qx) ** 2 + (Py - qy) ** 2)
+        rs = np.float32(R) * scale
+        pen = np.maximum(self._lamp_radius[None, :].astype(np.float32) * (scale - 1.0), 1.0)
+        occ = _smoothstep(rs + pen, rs - pen, d) * (scale > 1.0)
+        contact = np.array([[p.x_mm, p.y_mm, 0.0]])
+        Ek = self._irradiance(contact, np.array([[0.0, 0.0, -1.0]]))[0].astype(np.float32)
+        amb = np.float32(self.look.ambient * self._E0)
+        lit = (amb + ((1.0 - occ) * Ek[None, :]).sum(1)) / (amb + Ek.sum())
+        # Contact occlusion right under the ball (light from the room blocked by the sphere).
+        dxy2 = (P[:, 0] - np.float32(S[0])) ** 2 + (P[:, 1] - np.float32(S[1])) ** 2
+        near = math.exp(-max(p.lift_mm, 0.0) / 20.0)
+        ao = (1.0 - 0.55 * near * np.exp(-dxy2 / np.float32((0.62 * R) ** 2))) * (
+            1.0 - 0.25 * near * np.exp(-dxy2 / np.float32((1.1 * R) ** 2))
         )
-        pen = np.maximum(pen, 1.5)
-        occ = _smoothstep(R + pen, R - pen, dperp) * (along > 0)
-        up = np.broadcast_to(np.array([0.0, 0.0, -1.0]), P.shape)
-        E = self._irradiance(P, up)
-        amb = self.look.ambient * self._E0
-        lit = (amb + (E * (1.0 - occ)).sum(1)) / (amb + E.sum(1))
-        # Contact occlusion right under the ball (sky-light blocked by the sphere).
-        dxy = np.sqrt((P[:, 0] - S[0]) ** 2 + (P[:, 1] - S[1]) ** 2)
-        gap = np.maximum(-P[:, 2] - (-S[2] - R), 0.0)  # cloth to the ball bottom (mm)
-        ao = 1.0 - 0.55 * np.exp(-((dxy / (0.62 * R)) ** 2)) * np.exp(
-            -np.maximum(p.lift_mm, 0) / 20
-        )
-        ao = ao * (1.0 - 0.25 * np.exp(-((dxy / (1.1 * R)) ** 2))) + 0.0 * gap
-        f = lit * ao
-        f = 1.0 - self.look.shadow_strength * (1.0 - f)
+        f = 1.0 - self.look.shadow_strength * (1.0 - lit * ao)
         fg = (np.clip(f, 0.0, 1.0) ** (1.0 / GAMMA)).astype(np.float32).reshape(y1 - y0, x1 - x0)
         oy, ox = origin
         reg = img[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
@@ -815,7 +833,7 @@ class Renderer:
         """
         if not pose.on_table:
             return None
-        box = self._ball_box(pose)
+        box = self._ball_boxes(pose)[1]
         if box is None:
             return None
         cov = self._sphere(pose, box)[-1]
