@@ -117,6 +117,7 @@ class FiveBall(Game):
         "warning_minutes": 5.0,  # FB-14.1
         "break_minutes": 5.0,  # FB-14.9
         "decider_innings": 5,  # FB-14.2
+        "break_in_off_corner": True,  # AMB-9: an in-off off the kaisa into a corner at the break
     }
 
     def __init__(self, profile, options=None):
@@ -574,6 +575,8 @@ class FiveBall(Game):
         """FB-5.2 (a)-(c); FB-10.12."""
         if "K" in obs.pocketed():
             r.add_foul("FB-5.2", "the kaisa may not be pocketed on the break (FB-5.2a)")
+        if not self.options["break_in_off_corner"] and shot.cue_ball in obs.pocketed():
+            r.add_foul("FB-5.2", "no in-off on the break (option break_in_off_corner=false, AMB-9)")
         if luikka_straight_middle_off_kaisa(obs):
             r.add_foul("FB-5.2", "own white off the kaisa straight into a middle pocket (FB-5.2b)")
         if fc is not None and fc in ("R1", "R2") and not obs.cue_cushions_before_first_contact():

@@ -137,6 +137,8 @@ def test_fb_5_3_break_in_off_kaisa_into_a_corner_scores_amb_9():
     s.place("W1", (400.0, 700.0))
     r = rulings(s)[0][0]
     assert not r.foul and r.points == 6 and r.next == "A"
+    strict = rulings(s, break_in_off_corner="false")[0][0]
+    assert strict.foul and strict.points == 0 and strict.next == "B"
 
 
 def test_fb_5_3_break_must_cross_the_head_line():
