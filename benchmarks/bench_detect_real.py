@@ -87,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = load_cases()
     cam = fit_camera(cases)
     det = BallDetector(cam, load_profile("snooker-lukasseglias"))
+    det.inward_edges = False  # snooker has a black ball (darker than the cloth)
     tp = fp = fn = 0
     errs = []
     times = []
