@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -535,48 +533,38 @@ def test_fb_14_9_break_inputs():
 
 
 # ------------------------------------------------------------------ CLI + example
-def test_cli_scores_the_example_stream_end_to_end(tmp_path):
+def luza(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run the `luza` command in-process; (exit code, stdout, stderr)."""
+    from luza.cli import main
+
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_scores_the_example_stream_end_to_end(tmp_path, capsys):
     ex = ROOT / "rules" / "examples" / "five_ball_game.jsonl"
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "luza.cli",
-            "score",
-            str(ex),
-            "--game",
-            "five-ball",
-            "--json",
-            "--record",
-            str(tmp_path / "rec.jsonl"),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    rec = str(tmp_path / "rec.jsonl")
+    code, out, _ = luza(capsys, "score", str(ex), "--game", "five-ball", "--json", "--record", rec)
+    assert code == 0
+    lines = [json.loads(x) for x in out.splitlines()]
     final = lines[-1]
     assert final["type"] == "final" and final["winner"] is None
     rulings_ = [x for x in lines if x["type"] == "ruling"]
     assert sum(r["points"] for r in rulings_ if r["player"] == "Aino") == final["score"]["Aino"]
     assert any(r["foul"] for r in rulings_) and any(r["respots"] for r in rulings_)
+    assert any("K" in [x["ball"] for x in r["respots"]] for r in rulings_)  # a kaisa pot
     assert all(r["rules"] for r in rulings_)  # a rule number on every ruling
-    rep = subprocess.run(
-        [sys.executable, "-m", "luza.cli", "replay", str(tmp_path / "rec.jsonl")],
-        capture_output=True,
-        text=True,
-    )
-    assert rep.returncode == 0, rep.stderr
+    code, _, err = luza(capsys, "replay", rec)
+    assert code == 0, err
 
 
-def test_cli_clear_error_for_a_wrong_call(tmp_path):
+def test_cli_clear_error_for_a_wrong_call(tmp_path, capsys):
     p = tmp_path / "s.jsonl"
     s = _after_break().call("Y", "foot-left")
     p.write_text("\n".join(s.jsonl()) + "\n")
-    out = subprocess.run(
-        [sys.executable, "-m", "luza.cli", "score", str(p)], capture_output=True, text=True
-    )
-    assert out.returncode == 2 and "error" in out.stderr and "Traceback" not in out.stderr
+    code, _, err = luza(capsys, "score", str(p))
+    assert code == 2 and "luza score: error" in err and "'Y'" in err
 
 
 def test_fb_14_decider_runs_to_a_winner_on_totals():
@@ -622,7 +610,7 @@ def test_auto_call_from_hand_never_credits_a_luikka():
     assert r.foul and r.points == 0 and "FB-10.5" in r.rules
 
 
-def test_calls_in_a_separate_inputs_file_give_the_same_rulings(tmp_path):
+def test_calls_in_a_separate_inputs_file_give_the_same_rulings(tmp_path, capsys):
     """`luza score STREAM --inputs calls.jsonl`: calls merged into the stream by time."""
     ex = ROOT / "rules" / "examples" / "five_ball_game.jsonl"
     lines = ex.read_text().splitlines()
@@ -630,14 +618,11 @@ def test_calls_in_a_separate_inputs_file_give_the_same_rulings(tmp_path):
     rest = [x for x in lines if json.loads(x)["type"] != "call"]
     (tmp_path / "s.jsonl").write_text("\n".join(rest) + "\n")
     (tmp_path / "c.jsonl").write_text("\n".join(calls) + "\n")
-    cmd = [sys.executable, "-m", "luza.cli", "score", "--json"]
-    a = subprocess.run([*cmd, str(ex)], capture_output=True, text=True, check=True).stdout
-    b = subprocess.run(
-        [*cmd, str(tmp_path / "s.jsonl"), "--inputs", str(tmp_path / "c.jsonl")],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    code_a, a, _ = luza(capsys, "score", "--json", str(ex))
+    code_b, b, _ = luza(
+        capsys, "score", "--json", str(tmp_path / "s.jsonl"), "--inputs", str(tmp_path / "c.jsonl")
+    )
+    assert code_a == code_b == 0
     assert a == b
 
 
