@@ -20,16 +20,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from luza.calibration.profiles import TableProfile
-from luza.physics.sim import ShotResult, Simulator, Timeline
 
 from luza.errors import LuzaError
+from luza.physics.engine import PhysicsError
+from luza.physics.sim import ShotResult, Simulator, Timeline
 from luza.physics.state import Strike
 
 PAUSE_BEFORE_STROKE_S = 1.2  # the player settles on the shot: the cue is in view
 PAUSE_AFTER_REST_S = 0.6
 HAND_ACTION_S = 1.0  # a hand reaching in, placing or taking a ball, and leaving
 BREAK_SPEED_MM_S = (6500.0, 9000.0)
-PLAN_TRIES = 400
+PLAN_TRIES = 150
 
 
 class SceneError(LuzaError):
@@ -172,7 +173,10 @@ def plan_strike(
             side=float(rng.uniform(*side)),
             elevation_deg=float(rng.uniform(*elevation_deg)),
         )
-        res = sim.run(positions, strike)
+        try:
+            res = sim.run(positions, strike)
+        except PhysicsError:
+            continue  # a stroke the simulator cannot settle is just not a candidate
         if want(res):
             return strike, res
     raise SceneError(f"no stroke of '{cue}' found that does what the scene asks")
@@ -282,6 +286,32 @@ def pottable(
     return out
 
 
+def line_up(
+    profile: TableProfile,
+    pocket: str,
+    rng: np.random.Generator,
+    obj_dist_mm: tuple[float, float] = (250.0, 700.0),
+    cue_dist_mm: tuple[float, float] = (400.0, 1000.0),
+    max_cut_deg: float = 25.0,
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """An object ball and a cue ball lined up for a pot into ``pocket``, both on the bed."""
+    R = profile.ball_radius_mm
+    L, W = profile.size_mm
+    p = profile.pockets()[pocket]
+    aim = np.array(pocket_aim_point(profile, pocket))
+    out_dir = -np.array(p.inward)
+    for _ in range(500):
+        a = math.atan2(out_dir[1], out_dir[0]) + rng.uniform(-0.5, 0.5)
+        obj = aim + float(rng.uniform(*obj_dist_mm)) * np.array([math.cos(a), math.sin(a)])
+        cut = math.radians(rng.uniform(-max_cut_deg, max_cut_deg))
+        b = a + cut
+        cue = obj + float(rng.uniform(*cue_dist_mm)) * np.array([math.cos(b), math.sin(b)])
+        ok = all(R + 15 < v[0] < L - R - 15 and R + 15 < v[1] < W - R - 15 for v in (obj, cue))
+        if ok:
+            return (float(obj[0]), float(obj[1])), (float(cue[0]), float(cue[1]))
+    raise SceneError(f"cannot line up a pot into {pocket}")
+
+
 def _lane_clear(pos, a: str, b: str | None, target, R: float) -> bool:
     """No other ball within two radii of the segment from ``a`` to ``b`` (or ``target``)."""
     p0 = np.array(pos[a])
@@ -305,7 +335,7 @@ def play_some_pots(pl: Player, cues, objs, pockets, n: int, **kw) -> int:
             break
         pos = pl.positions()
         cands = pottable(pl.profile, pos, cues, [o for o in objs if o in pos], pockets)
-        for _, c, o, pk in cands[:6]:
+        for _, c, o, pk in cands[:3]:
             try:
                 pl.pot(c, o, pk, **kw)
             except SceneError:
