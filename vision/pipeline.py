@@ -26,7 +26,8 @@ from .track import REST_SPEED_MM_S, BallTracker, TrackerOutput
 CHANGE_LEVEL = 28  # 8-bit difference (any channel) that counts as a change
 GRID_RADII = 0.5  # change-grid spacing in ball radii
 TILE_RADII = 6.0  # side of a change tile in ball radii
-FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
+FULL_REDETECT_FRACTION = 0.35
+OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"  # more of the grid changed than this: detect everywhere
 
 
 @dataclass
@@ -52,6 +53,8 @@ class VisionPipeline:
         self.stride = max(1, int(round(GRID_RADII * self.detector.radius_px_min)))
         self._ref: np.ndarray | None = None
         self._last: Detections | None = None
+        self._img: np.ndarray | None = None
+        self.tracker.occluded = self._occluded
 
     def _grid(self, image: np.ndarray) -> np.ndarray:
         x0, y0, x1, y1 = self.detector.roi
@@ -60,6 +63,7 @@ class VisionPipeline:
 
     def process(self, frame: Frame) -> FrameResult:
         img = frame.image
+        self._img = img
         grid = self._grid(img)
         full = False
         if self._ref is None or self._last is None:
@@ -117,6 +121,28 @@ class VisionPipeline:
         return FrameResult(out, det, full)
 
     # ------------------------------------------------------------------ helpers
+    def _occluded(self, xy_mm: np.ndarray) -> bool:
+        """Is something other than cloth over this table point in the current frame?"""
+        if self._img is None:
+            return True
+        R = self.profile.ball_radius_mm
+        px = self.camera.project(np.asarray(xy_mm, float), R)
+        r = self.detector.radius_px_min
+        box = self.detector.work_box((px[0] - r, px[1] - r, px[0] + r, px[1] + r))
+        x0, y0 = self.detector.roi[:2]
+        bx0, by0, bx1, by1 = box
+        if bx1 - bx0 < 2 or by1 - by0 < 2:
+            return False
+        sc = self.detector.scale
+        fx0, fy0 = int(round(x0 + bx0 / sc)), int(round(y0 + by0 / sc))
+        fx1, fy1 = int(round(x0 + bx1 / sc)), int(round(y0 + by1 / sc))
+        crop = self._img[fy0:fy1, fx0:fx1]
+        if crop.size == 0:
+            return False
+        work = cv2.resize(crop, (bx1 - bx0, by1 - by0), interpolation=cv2.INTER_AREA)
+        fg, _ = self.detector.foreground(work, (bx0, by0))
+        return float(fg.mean()) > OCCLUDED_FOREGROUND
+
     def _work_xy(self, xy_px: np.ndarray) -> np.ndarray:
         x0, y0 = self.detector.roi[:2]
         return (np.asarray(xy_px) - np.array([x0, y0]) + 0.5) * self.detector.scale - 0.5

@@ -73,6 +73,7 @@ class Track:
     still_since_t: float | None = 0.0
     pocket: str | None = None
     seen: int = 0
+    lost_moving: bool = False  # it was moving when it was last seen
 
     @property
     def speed(self) -> float:
@@ -223,6 +224,9 @@ class BallTracker:
         self.table_still_since: float | None = None
         self.in_shot = False
         self.started = False
+        # occluded(xy_mm) -> bool: is something (not cloth) over that spot now?  Set by
+        # the pipeline; without it a hidden ball is never given up.
+        self.occluded = None
 
     # ----------------------------------------------------------------- set-up
     def initialise(self, det: Detections) -> list[Event]:
@@ -430,6 +434,7 @@ class BallTracker:
         moving = tr.speed > REST_SPEED_MM_S
         if tr.state == "table":
             tr.state = "hidden"
+            tr.lost_moving = moving
             name, d = self.motion.nearest_pocket(p_pred if moving else tr.xy)
             if d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05:
                 tr.pocket = name
@@ -504,31 +509,34 @@ class BallTracker:
                 if tr.on_table
             }
             events.append(make("shot_end", det.t, det.frame, 0.9, positions=pos))
-        # Reconcile the ball count at rest: a hidden ball long gone is off the table.
+        # Reconcile the ball count at rest: a hidden ball whose spot is plainly cloth
+        # is gone -- it jumped off (it was moving) or a hand took it (it was still).
         if det.t - self.table_still_since >= GONE_CONFIRM_S:
             for tr in self.tracks.values():
-                if tr.state == "hidden" and det.t - tr.last_seen_t >= GONE_CONFIRM_S:
-                    if tr.pocket:
-                        tr.state = "pocketed"
-                        events.append(
-                            make(
-                                "pocket",
-                                tr.last_seen_t,
-                                tr.last_seen_frame,
-                                0.6,
-                                ball=tr.ball,
-                                pocket=tr.pocket,
-                            )
+                if tr.state != "hidden" or det.t - tr.last_seen_t < GONE_CONFIRM_S:
+                    continue
+                if tr.pocket:
+                    tr.state = "pocketed"
+                    events.append(
+                        make(
+                            "pocket",
+                            tr.last_seen_t,
+                            tr.last_seen_frame,
+                            0.6,
+                            ball=tr.ball,
+                            pocket=tr.pocket,
                         )
-                    elif tr.seen > 0 and self._hidden_plausible(tr):
-                        continue
-                    else:
-                        tr.state = "off"
-                        events.append(make("off_table", det.t, det.frame, 0.5, ball=tr.ball))
-
-    def _hidden_plausible(self, tr: Track) -> bool:
-        """A still ball may stay hidden (under a hand) -- callers decide by occlusion."""
-        return bool(getattr(self, "occluded", lambda xy: False)(tr.xy))
+                    )
+                elif self.occluded is None or self.occluded(tr.xy):
+                    continue  # under a hand, a cue, a body: kept where it was
+                elif tr.lost_moving:
+                    tr.state = "off"
+                    events.append(
+                        make("off_table", tr.last_seen_t, tr.last_seen_frame, 0.6, ball=tr.ball)
+                    )
+                else:
+                    tr.state = "off"
+                    events.append(make("ball_removed", det.t, det.frame, 0.6, ball=tr.ball))
 
     def _rounded_positions(self) -> dict[str, list[float]]:
         return {
