@@ -26,8 +26,8 @@ from .track import REST_SPEED_MM_S, BallTracker, TrackerOutput
 CHANGE_LEVEL = 28  # 8-bit difference (any channel) that counts as a change
 GRID_RADII = 0.5  # change-grid spacing in ball radii
 TILE_RADII = 6.0  # side of a change tile in ball radii
-FULL_REDETECT_FRACTION = 0.35
-OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"  # more of the grid changed than this: detect everywhere
+FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
+OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
 
 
 @dataclass
