@@ -73,7 +73,30 @@ def pot_shots(seed: int) -> list[ShotResult]:
     return out
 
 
-SHOTS = random_shots(7, 30) + pot_shots(3)
+def edge_shots() -> list[ShotResult]:
+    """Frozen balls, a ball sandwiched against a cushion, a row, rails, a still strike."""
+    sim = Simulator(PROFILE, seed=0)
+    cases = [
+        (
+            {"Y": (1000, R + D + 200), "1": (1000, R + D), "2": (1000, R)},
+            Strike("Y", 3000, -1.5708),
+        ),
+        ({"Y": (1000, R)}, Strike("Y", 2000, -math.pi / 2)),
+        ({"Y": (1000, 800), "1": (1000 + D, 800)}, Strike("Y", 2000, 0.0)),
+        (
+            {"Y": (500, 800), **{str(k): (700 + k * D, 800) for k in range(1, 6)}},
+            Strike("Y", 4e3, 0),
+        ),
+        ({"Y": (500, 800)}, Strike("Y", 0.0, 0.0)),
+        ({"Y": (R, R + 40)}, Strike("Y", 3000, -math.pi * 0.75)),
+        ({"Y": (500, R)}, Strike("Y", 3000, 0.0)),
+        ({"Y": (1000, R)}, Strike("Y", 1500, 0.0)),
+        ({"Y": (1000, PROFILE.width_mm - R)}, Strike("Y", 6000, 0.0, side=0.5)),
+    ]
+    return [sim.run(pos, st) for pos, st in cases]
+
+
+SHOTS = random_shots(7, 30) + pot_shots(3) + edge_shots()
 
 
 def event_times(res: ShotResult) -> list[float]:
@@ -85,15 +108,15 @@ def test_energy_never_grows(k: int) -> None:
     res = SHOTS[k]
     times = event_times(res)
     # sample every event (just before and at it) and a grid in between
-    grid = sorted(set(times) | set(np.linspace(res.t_start, res.t_end, 200).tolist()))
+    grid = set(np.linspace(res.t_start, res.t_end, 200).tolist())
+    for t in times:
+        grid |= {t - 1e-7, t, t + 1e-7}
+    samples = sorted(t for t in grid if t > res.t_start)
     e_prev = res.energy_at(res.t_start + 1e-9)
-    for t in grid[1:]:
-        for tt in (t - 1e-7, t, t + 1e-7):
-            if tt <= res.t_start:
-                continue
-            e = res.energy_at(tt)
-            assert e <= e_prev * (1 + 1e-9) + 1e-3, (k, tt, e, e_prev)
-            e_prev = e
+    for t in samples:
+        e = res.energy_at(t)
+        assert e <= e_prev * (1 + 1e-9) + 1e-3, (k, t, e, e_prev)
+        e_prev = e
     assert res.energy_at(res.t_end) == pytest.approx(0.0, abs=1e-6) or any(
         e.type == "off_table" for e in res.events
     )
@@ -103,6 +126,16 @@ def test_collisions_conserve_momentum() -> None:
     n = 0
     for res in SHOTS:
         for e in res.events_of("collision"):
+            # several contacts at one instant (a ball pinned to a cushion) mix impulses
+            same = [
+                o
+                for o in res.events
+                if o is not e
+                and abs(o.t - e.t) < 1e-9
+                and {o.get("a"), o.get("b"), o.get("ball"), o.get("cue_ball")} & {e["a"], e["b"]}
+            ]
+            if same:
+                continue
             before = sum(res.state_at(b, e.t - 1e-9)[1] for b in (e["a"], e["b"]))
             after = sum(res.state_at(b, e.t)[1] for b in (e["a"], e["b"]))
             scale = max(1.0, float(np.linalg.norm(before)))

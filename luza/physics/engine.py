@@ -48,6 +48,7 @@ K_MOUTH_IN, K_MOUTH_OUT, K_LINE, K_AIR_EDGE, K_HANG_FALL = 6, 7, 8, 9, 10
 SEG_FALL, SEG_FLY, SEG_OFF = 10, 11, 12
 
 CROSS_TMIN_S = 1e-9
+PUSH_OVERLAP_MM = 0.02  # a ball pushing another: overlap tolerated before they are parted
 MAX_EVENTS = 200_000
 MAX_SAME_TIME = 5_000
 
@@ -592,7 +593,16 @@ class Engine:
         va = np.array([vi[0], vi[1], 0.0])
         vb = np.array([vj[0], vj[1], 0.0])
         faster_i = np.dot(vi, vi) >= np.dot(vj, vj)
-        ball_ball_impulse(va, wi, vb, wj, n2, self.p)
+        if not ball_ball_impulse(va, wi, vb, wj, n2, self.p):
+            # touching but not closing.  If one is pushing the other (closing
+            # acceleration), look again once they would overlap by PUSH_OVERLAP_MM: by
+            # then they close at a small speed and a real collision parts them.
+            a_n = float(np.dot(self.acc[j] - self.acc[i], n2))
+            t_next = INF
+            if a_n < 0:
+                t_next = self.t + math.sqrt(2.0 * PUSH_OVERLAP_MM / -a_n)
+            self.pair_t[i, j] = self.pair_t[j, i] = t_next
+            return
         a, b = (i, j) if faster_i else (j, i)
         self._event("collision", a=self.names[a], b=self.names[b], pos=self._xy(ri + n2 * self.p.R))
         for k, r, v, w in ((i, ri, va, wi), (j, rj, vb, wj)):
@@ -605,7 +615,9 @@ class Engine:
     def _bounce(self, i: int, n2: np.ndarray, name: str) -> None:
         r, v, w, lift, vz = self.state(i)
         v3 = np.array([v[0], v[1], 0.0])
-        cushion_impulse(v3, w, n2, self.p)
+        if not cushion_impulse(v3, w, n2, self.p):
+            self._own(i)  # grazing, not closing in: nothing happens
+            return
         self._event("cushion", ball=self.names[i], cushion=name, pos=self._xy(r))
         if self.st[i] == AIR:
             self.set_motion(i, r, v3, w, air=True, z=lift, vz=vz)

@@ -27,7 +27,8 @@ STAT, SLIDE, ROLL, AIR, GONE = 0, 1, 2, 3, 4
 STATE_NAMES = {STAT: "stationary", SLIDE: "sliding", ROLL: "rolling", AIR: "airborne", GONE: "gone"}
 
 EPS_V_MM_S = 1e-6  # speeds below this are zero
-EPS_U_MM_S = 1e-4  # slip below this is rolling
+INELASTIC_BELOW_MM_S = 2.0  # ball-ball closing speed below which there is no bounce
+EPS_U_MM_S = 1e-8  # slip below this is rolling (snapping it costs ~nothing)
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -92,7 +93,7 @@ def strike_velocity(
 
 def ball_ball_impulse(
     va: np.ndarray, wa: np.ndarray, vb: np.ndarray, wb: np.ndarray, n2: np.ndarray, p: Params
-) -> None:
+) -> bool:
     """Collide two equal balls in place; ``n2`` is the unit line of centres from a to b.
 
     Normal: Newton restitution ``e_ball`` (equal masses, momentum conserved).
@@ -106,8 +107,10 @@ def ball_ball_impulse(
     R, m, inertia = p.R, p.m, p.inertia
     vrel_n = float(np.dot(va - vb, n))
     if vrel_n <= 0:
-        return
-    jn = m * (1.0 + p.e_ball) / 2.0 * vrel_n
+        return False
+    # below a few mm/s a contact is inelastic: stops endless micro-bounces (Zeno)
+    e = p.e_ball if vrel_n > INELASTIC_BELOW_MM_S else 0.0
+    jn = m * (1.0 + e) / 2.0 * vrel_n
     va -= jn / m * n
     vb += jn / m * n
     u = (va + _cross(wa, R * n)) - (vb + _cross(wb, -R * n))
@@ -123,9 +126,10 @@ def ball_ball_impulse(
         dw = _cross(R * n, -jt * th) / inertia
         wa += dw
         wb += dw
+    return True
 
 
-def cushion_impulse(v: np.ndarray, w: np.ndarray, n2: np.ndarray, p: Params) -> None:
+def cushion_impulse(v: np.ndarray, w: np.ndarray, n2: np.ndarray, p: Params) -> bool:
     """Rebound of a ball from a cushion nose (or a jaw) in place.
 
     ``n2``: unit normal from the cushion towards the ball centre (horizontal).  The
@@ -142,7 +146,7 @@ def cushion_impulse(v: np.ndarray, w: np.ndarray, n2: np.ndarray, p: Params) -> 
     d = max(0.0, min(p.nose_height_mm - p.R, 0.9 * p.R))
     vn = float(np.dot(v, n))
     if vn >= 0:
-        return
+        return False
     for lever in (d, 0.0):
         rp = math.sqrt(p.R * p.R - lever * lever)
         rc = -rp * n + np.array([0.0, 0.0, -lever])
@@ -154,7 +158,7 @@ def cushion_impulse(v: np.ndarray, w: np.ndarray, n2: np.ndarray, p: Params) -> 
             if vn + jn / m > 0.05 * abs(vn) or lever == 0.0:
                 break
     else:  # pragma: no cover
-        return
+        return False
     v += jn / m * n
     w += _cross(rc, jn * n) / inertia
     t = np.array([-n[1], n[0], 0.0])
@@ -165,6 +169,7 @@ def cushion_impulse(v: np.ndarray, w: np.ndarray, n2: np.ndarray, p: Params) -> 
         jt = -math.copysign(min(p.mu_cushion * jn, abs(ut) / kt), ut)
         v += jt / m * t
         w += _cross(rc, jt * t) / inertia
+    return True
 
 
 def rotvec_matrix(theta: np.ndarray) -> np.ndarray:

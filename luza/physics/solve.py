@@ -15,11 +15,14 @@ import numpy as np
 INF = np.inf
 _IMAG_TOL = 1e-7
 _DEG_TOL = 1e-13
+# a crossing must be a real crossing: grazing contacts (slope ~ 0 relative to the
+# row's largest coefficient) are not events
+_SLOPE_TOL = 1e-12
 
 
 def _now_rows(c0, c1, want, tmin) -> np.ndarray:
     """Rows already at (or a hair past) zero and heading the wanted way."""
-    return (tmin <= 0) & (c1 * want > 0) & ((np.abs(c0) <= 1e-10) | (c0 * want > 0))
+    return (tmin <= 0) & (c1 * want > _SLOPE_TOL) & ((np.abs(c0) <= 1e-10) | (c0 * want > 0))
 
 
 def first_crossing_quadratic(c: np.ndarray, tmax, want=-1, tmin=0.0) -> np.ndarray:
@@ -46,7 +49,8 @@ def first_crossing_quadratic(c: np.ndarray, tmax, want=-1, tmin=0.0) -> np.ndarr
         r = np.where(np.isfinite(r), r, INF)
         with np.errstate(invalid="ignore"):
             slope = 2 * a * np.where(np.isfinite(r), r, 0.0) + b
-        ok = real & np.isfinite(r) & (r >= tmin - 1e-12) & (r <= tmax) & (slope * want > 0)
+        ok = real & np.isfinite(r) & (r >= tmin - 1e-12) & (r <= tmax)
+        ok &= slope * want > _SLOPE_TOL
         out = np.where(ok & (r < out), r, out)
     out = np.maximum(out, 0.0)
     out[_now_rows(cc, b, want, tmin)] = 0.0
@@ -87,9 +91,18 @@ def first_crossing_quartic(c: np.ndarray, tmax, want=-1, tmin=0.0) -> np.ndarray
             x = np.where(np.abs(step) < 1e-3 * (1 + np.abs(x)), x - step, x)
         slope = ((4 * c4 * x + 3 * c3) * x + 2 * c2) * x + c1
         ok &= (x >= tmin[rows, None] - 1e-12) & (x <= tmax[rows, None])
-        ok &= slope * want[rows, None] > 0
+        ok &= slope * want[rows, None] > _SLOPE_TOL
         out[rows] = np.maximum(np.where(ok, x, INF).min(axis=1), 0.0)
-        out[rows[_now_rows(sub[:, 4], sub[:, 3], want[rows], tmin[rows])]] = 0.0
+        now = _now_rows(sub[:, 4], sub[:, 3], want[rows], tmin[rows])
+        # touching, not moving apart or together, but accelerating together (one ball
+        # pushing another): now as well -- the caller decides what a push does
+        now |= (
+            (tmin[rows] <= 0)
+            & (np.abs(sub[:, 4]) <= 1e-10)
+            & (np.abs(sub[:, 3]) <= _SLOPE_TOL)
+            & (sub[:, 2] * want[rows] > _SLOPE_TOL)
+        )
+        out[rows[now]] = 0.0
     low = np.nonzero(~quart)[0]
     if low.size:  # leading coefficient zero: at most a cubic (equal accelerations)
         sub = cn[low]
@@ -114,7 +127,7 @@ def _pick_scalar(c: np.ndarray, roots: np.ndarray, tmin, tmax, want) -> float:
         if abs(r.imag) > _IMAG_TOL * max(1.0, abs(r.real)):
             continue
         x = r.real
-        if tmin - 1e-12 <= x <= tmax and np.polyval(dc, x) * want > 0:
+        if tmin - 1e-12 <= x <= tmax and np.polyval(dc, x) * want > _SLOPE_TOL:
             best = min(best, max(x, 0.0))
     return best
 
