@@ -273,7 +273,7 @@ class FiveBall(Game):
                 why.append("FB-3.2(b) touched a long cushion")
             if b in shot.pocketed() or b in shot.jumped():
                 why.append("FB-3.2(c) pocketed or off the table")
-            if sum(c in ("head", "foot") for c in cush) > 2 or cush.count("foot") > 1:
+            if cush.count("head") > 1 or cush.count("foot") > 1:
                 why.append("FB-3.2(d) touched an end cushion more than once")
             if any(i["ball"] == b and i["line"] == "axis" for i in shot.of_type("line_cross")):
                 why.append("FB-3.2(e) crossed the long axis")
@@ -281,6 +281,9 @@ class FiveBall(Game):
                 why.append("FB-3.3 did not reach the foot cushion")
             if b not in shot.at_rest:
                 why.append("no rest position")
+            start = shot.before.get(b)
+            if start is not None and not start[0] < self.head_x:
+                r.notes.append(f"lag: {p}'s ball started in front of the head line (FB-3.1)")
             fails[p] = why
             for w in why:
                 r.notes.append(f"lag: {p}: {w}")
@@ -299,6 +302,8 @@ class FiveBall(Game):
             r.next = None
             r.score = dict(self.scores)
             return r
+        if self.decider is not None:
+            return self._decider_lag(r, winner, shot)
         r.add_rule("FB-3.5")
         takes_two = any(c.get("kind") == "ball-2" for c in shot.inputs_of_type("choice"))
         breaker = self._other(winner) if takes_two else winner
@@ -316,7 +321,7 @@ class FiveBall(Game):
     # ------------------------------------------------------------ a stroke
     def rule(self, shot: ShotRecord) -> Ruling:
         if shot.lag:
-            if self.started:
+            if self.started and not self._decider_unstarted():
                 raise rule_error(shot.start.where, "a lag after the game has started")
             return self._lag(shot)
         if self.winner_ is not None:
@@ -812,6 +817,25 @@ class FiveBall(Game):
             else:
                 self.last_plan = None
                 self._start_decider(r)
+
+    def _decider_unstarted(self) -> bool:
+        d = self.decider
+        return d is not None and not any(d.played.values()) and d.inning_start
+
+    def _decider_lag(self, r: Ruling, winner: str, shot: ShotRecord) -> Ruling:
+        """FB-14.2: a lag decides who chooses the decider's starter."""
+        d = self.decider
+        assert d is not None
+        gives = any(c.get("kind") == "give-start" for c in shot.inputs_of_type("choice"))
+        first = self._other(winner) if gives else winner
+        d.first, d.second, d.current = first, self._other(first), first
+        self.turn = first
+        r.add_rule("FB-14.2")
+        r.notes.append(f"decider lag won by {winner}; {first} starts the decider (FB-14.2)")
+        r.next = first
+        r.score = dict(self.scores)
+        self.positions = dict(shot.after)
+        return r
 
     def _start_decider(self, r: Ruling) -> None:
         first = self.decider_first or self.owner["W1"]

@@ -663,3 +663,23 @@ def test_fb_10_9_restore_choice_is_recorded():
     s.choice("restore").stroke("W1", "W1-K", rest={"K": (2100.0, 1100.0)})
     rs, _ = rulings(s)
     assert rs[1].foul and "FB-10.9" in rs[1].rules  # the restore follows its foul
+
+
+def test_fb_14_2_a_lag_decides_who_starts_the_decider():
+    s = Stream(MID, brk=False, score={"A": 40, "B": 40})
+    s.stroke("W1", "W1-K", rest={"K": (1900.0, 1000.0)})
+    s.wait(70.0)
+    s.stroke("W2", "W2-R2", rest={"R2": (2800.0, 1000.0)})  # time up in B's inning
+    s.stroke("W1", "W1-R2", rest={"R2": (2900.0, 1100.0)})
+    s.stroke("W2", "W2-R2", rest={"R2": (2950.0, 1150.0)})  # -> decider
+    s.place("W1", (300.0, 500.0)).place("W2", (300.0, 1300.0))
+    s._add("shot_start", dt=1.0, cue_ball="W1", player="A", lag=True)
+    s._add("shot_start", dt=0.01, cue_ball="W2", player="B", lag=True)
+    for b in ("W1", "W2"):
+        s._add("cushion", ball=b, cushion="foot", pos=[3550.0, s.pos[b][1]])
+    s.pos["W1"], s.pos["W2"] = (400.0, 500.0), (150.0, 1300.0)
+    s._add("shot_end", dt=1.0, positions={b: list(p) for b, p in s.pos.items()})
+    s.call("K", "foot-left").stroke("W2", "W2-K K>foot-left", rest={"W2": (2000.0, 500.0)})
+    rs, sc = rulings(s, match_minutes="1")
+    assert rs[4].shot == 0 and "FB-14.2" in rs[4].rules and rs[4].next == "B"
+    assert rs[5].player == "B" and rs[5].points == 6
