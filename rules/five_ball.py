@@ -62,6 +62,7 @@ from luza.rules.five_ball_clock import (
     ClockError,
     MatchClock,
     PenaltyDecider,
+    decider_layout,
     last_innings,
 )
 from luza.rules.five_ball_respot import (
@@ -849,6 +850,7 @@ class FiveBall(Game):
         self.turn = first
         self.hand = set(self.players)
         r.add_rule("FB-14.2", "FB-14.3")
+        r.respots.append(Respot("K", decider_layout(self.profile, "kaisa")["K"]))
         r.notes.append(
             f"no winner after the last innings: penalty-shot decider, {first} first, "
             f"{self.decider.innings_each} innings each (FB-14.2); kaisa on the centre spot "
@@ -919,10 +921,16 @@ class FiveBall(Game):
                 self.turn = nxt
                 self.hand.add(nxt)
                 r.add_rule("FB-14.6")
+                r.notes.append(
+                    f"decider: {nxt}'s inning: kaisa on the centre spot (or the foot-end spot "
+                    "for a luikka), cue ball in hand (FB-14.3)"
+                )
+                if "K" not in obs.pocketed():
+                    r.respots.append(Respot("K", decider_layout(self.profile, "kaisa")["K"]))
         if self.winner_ is None:
             self.turn = d.current
         gone = [b for b in obs.pocketed() if b == "K"]
-        if gone:
+        if gone and self.winner_ is None:
             r.respots.append(Respot("K", self.spots["fb-centre"]))
             r.notes.append(
                 "kaisa back on the centre spot (or the foot-end spot for a luikka, FB-14.5)"
