@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
 from luza.vision.track import BallTracker, MotionModel
@@ -17,8 +16,9 @@ FPS = 60.0
 
 def dets(frame: int, pts, labels=None, game="free-pyramid") -> Detections:
     pts = np.asarray(pts, float).reshape(-1, 2)
-    d = Detections(frame, frame / FPS, np.zeros_like(pts), pts, np.full(len(pts), 10.0),
-                   np.ones(len(pts)))
+    d = Detections(
+        frame, frame / FPS, np.zeros_like(pts), pts, np.full(len(pts), 10.0), np.ones(len(pts))
+    )
     if labels is not None:
         classes = ("ivory", "Y") if game == "free-pyramid" else ("W1", "W2", "red", "K")
         d.classes = classes
@@ -100,8 +100,14 @@ def test_a_hidden_ball_is_kept_and_found_again():
         tr.update(dets(f, pts, labels, "five-ball"))
     red_id = next(b for b in ("R1", "R2") if np.allclose(tr.tracks[b].xy, pts[2], atol=2))
     for f in range(5, 120):  # two seconds under a hand
-        out = tr.update(dets(f, [p for i, p in enumerate(pts) if i != 2],
-                             [lab for i, lab in enumerate(labels) if i != 2], "five-ball"))
+        out = tr.update(
+            dets(
+                f,
+                [p for i, p in enumerate(pts) if i != 2],
+                [lab for i, lab in enumerate(labels) if i != 2],
+                "five-ball",
+            )
+        )
         assert red_id in out.positions and red_id not in out.visible
     assert not any(e.type in ("off_table", "pocket") for e in out.events)
     out = tr.update(dets(120, pts, labels, "five-ball"))

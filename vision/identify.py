@@ -1,16 +1,17 @@
 """Ball identification: which kind of ball each detection is.
 
-Colour rules first (robust and cheap): the median hue/saturation of a ball's core
-(highlights and the rim left out) separates the pale balls (ivory, the white cue
-balls) from the saturated ones, and red from yellow by hue.  What colour cannot
-settle -- Five Ball's white 1 (one dot) from white 2 (two dots) -- goes to a
-small CNN run with onnxruntime (``models/ball_dots.onnx``, trained by
-``models/train_ball_classifier.py``).  Without the model file, both whites stay
-50/50 and the tracker keeps them apart by motion alone.
+A small CNN run with onnxruntime (``models/ball_classifier.onnx``, trained by
+``models/train_ball_classifier.py`` on crops the project renders itself) looks at
+a crop around each detection and says ivory, white 1 (one dot), white 2 (two
+dots), red, yellow -- or ``none`` (a hand, a cue: not a ball).  Colour cannot tell
+the whites apart; the CNN sees the dots.  Without the model file, colour rules
+take over: the median hue/saturation of a ball's core (highlights left out)
+separates pale balls from coloured ones and red from yellow; both whites then
+stay 50/50 and the tracker keeps them apart by motion alone.
 
 Classes per game (``GAME_CLASSES``): Free Pyramid ``ivory``/``Y``; Five Ball
-``W1``/``W2``/``red``/``K``.  The tracker turns classes into ball ids (two reds
-are told apart by tracking, as are the 15 ivory balls).
+``W1``/``W2``/``red``/``K``; both with ``none``.  The tracker turns classes into
+ball ids (two reds are told apart by tracking, as are the 15 ivory balls).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ import numpy as np
 from .detections import Detections
 
 GAME_CLASSES: dict[str, tuple[str, ...]] = {
-    "free-pyramid": ("ivory", "Y"),
-    "five-ball": ("W1", "W2", "red", "K"),
+    "free-pyramid": ("ivory", "Y", "none"),
+    "five-ball": ("W1", "W2", "red", "K", "none"),
 }
 PALE_SATURATION = 0.40  # HSV saturation (0..1) splitting pale from coloured balls
 SATURATION_SOFTNESS = 0.06  # logistic width of that split
@@ -34,7 +35,23 @@ RED_HUE_DEG = 18.0  # hue within this of 0/360 degrees is red, else yellow
 CORE_FRACTION = 0.6  # radius of the sampled core / ball radius
 CROP_SIZE_PX = 40  # CNN input: a ball crop resampled to this size (1080p: about native)
 CROP_DIAMETERS = 1.33  # the crop spans this many ball diameters
-DOTS_MODEL = "ball_dots.onnx"
+MODEL_NAME = "ball_classifier.onnx"
+# The CNN's classes (models/train_ball_classifier.py) and how they map to each game's.
+CNN_CLASSES = ("ivory", "W1", "W2", "red", "yellow", "none")
+CNN_TO_GAME = {
+    "free-pyramid": {
+        "ivory": {"ivory": 1.0, "W1": 1.0, "W2": 1.0},
+        "Y": {"red": 1.0, "yellow": 1.0},
+        "none": {"none": 1.0},
+    },
+    "five-ball": {
+        "W1": {"W1": 1.0, "ivory": 0.5},
+        "W2": {"W2": 1.0, "ivory": 0.5},
+        "red": {"red": 1.0},
+        "K": {"yellow": 1.0},
+        "none": {"none": 1.0},
+    },
+}
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -66,54 +83,62 @@ def core_hsv(image: np.ndarray, xy_px: np.ndarray, radius_px: np.ndarray) -> np.
 
 
 class BallIdentifier:
-    """Adds ``cls_prob`` over ``GAME_CLASSES[game]`` to detections."""
+    """Adds ``cls_prob`` over ``GAME_CLASSES[game]`` to detections.
 
-    def __init__(self, game: str, model_path: str | Path | None = None) -> None:
+    With the CNN (the default when ``models/ball_classifier.onnx`` is installed) every
+    class comes from it, ``none`` included (a hand, a cue, a reflection: the pipeline
+    drops those); without it, colour rules give the classes and ``none`` stays 0.
+    """
+
+    def __init__(
+        self, game: str, model_path: str | Path | None = None, use_model: bool = True
+    ) -> None:
         if game not in GAME_CLASSES:
             raise ValueError(f"unknown game {game!r}")
         self.game = game
         self.classes = GAME_CLASSES[game]
-        self._session = None
-        if game == "five-ball":
-            self._session = _load_dots_model(model_path)
+        self._session = _load_model(model_path) if use_model else None
+        cols = []
+        for c in self.classes:
+            w = CNN_TO_GAME[game][c]
+            cols.append([w.get(k, 0.0) for k in CNN_CLASSES])
+        self._map = np.array(cols).T  # (CNN classes, game classes)
 
     @property
-    def has_dots_model(self) -> bool:
+    def has_model(self) -> bool:
         return self._session is not None
 
     def identify(self, image: np.ndarray, det: Detections) -> Detections:
         n = len(det)
+        det.classes = self.classes
         if n == 0:
-            det.classes = self.classes
             det.cls_prob = np.zeros((0, len(self.classes)))
             return det
+        if self._session is not None:
+            det.cls_prob = self.cnn_probabilities(image, det.xy_px, det.radius_px) @ self._map
+            return det
+        det.cls_prob = self.colour_probabilities(image, det)
+        return det
+
+    def colour_probabilities(self, image: np.ndarray, det: Detections) -> np.ndarray:
+        """Colour rules: pale vs coloured by saturation, red vs yellow by hue."""
+        n = len(det)
         hsv = core_hsv(image, det.xy_px, det.radius_px)
         p_col = _sigmoid((hsv[:, 1] - PALE_SATURATION) / SATURATION_SOFTNESS)
         hue_from_red = np.minimum(hsv[:, 0], 360.0 - hsv[:, 0])
         p_red = _sigmoid((RED_HUE_DEG - hue_from_red) / 4.0)
+        zero = np.zeros(n)
         if self.game == "free-pyramid":
-            prob = np.column_stack([1.0 - p_col, p_col])
-        else:
-            p_w1 = np.full(n, 0.5)
-            if self._session is not None:
-                pale = np.nonzero(p_col < 0.5)[0]
-                if len(pale):
-                    p_w1[pale] = self.dots_one_probability(
-                        image, det.xy_px[pale], det.radius_px[pale]
-                    )
-            prob = np.column_stack(
-                [(1 - p_col) * p_w1, (1 - p_col) * (1 - p_w1), p_col * p_red, p_col * (1 - p_red)]
-            )
-        det.classes = self.classes
-        det.cls_prob = prob
-        return det
+            return np.column_stack([1.0 - p_col, p_col, zero])
+        half = 0.5 * (1 - p_col)
+        return np.column_stack([half, half, p_col * p_red, p_col * (1 - p_red), zero])
 
-    def dots_one_probability(self, image: np.ndarray, xy_px: np.ndarray, radius_px) -> np.ndarray:
-        """P(white 1) for white balls, from the CNN on normalised crops."""
+    def cnn_probabilities(self, image: np.ndarray, xy_px: np.ndarray, radius_px) -> np.ndarray:
+        """Softmax over ``CNN_CLASSES`` for ball crops."""
         crops = np.stack([ball_crop(image, xy, r) for xy, r in zip(xy_px, radius_px, strict=True)])
         logits = self._session.run(None, {"crops": crops})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
-        return (e / e.sum(1, keepdims=True))[:, 0]
+        return e / e.sum(1, keepdims=True)
 
 
 def ball_crop(image: np.ndarray, xy_px, radius_px: float) -> np.ndarray:
@@ -130,13 +155,13 @@ def ball_crop(image: np.ndarray, xy_px, radius_px: float) -> np.ndarray:
     return c.transpose(2, 0, 1).copy()
 
 
-def _load_dots_model(model_path: str | Path | None):
+def _load_model(model_path: str | Path | None):
     try:
         import onnxruntime as ort
     except ImportError:  # pragma: no cover - a declared dependency
         return None
     if model_path is None:
-        res = resources.files("luza.models") / DOTS_MODEL
+        res = resources.files("luza.models") / MODEL_NAME
         if not res.is_file():
             return None
         model_path = Path(str(res))

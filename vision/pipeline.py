@@ -69,7 +69,7 @@ class VisionPipeline:
         if self._ref is None or self._last is None:
             self.detector.set_background(img)
             det = self.detector.detect(img, frame.index, frame.t)
-            det = self.identifier.identify(img, det)
+            det = _balls_only(self.identifier.identify(img, det))
             self._ref = grid.copy()
             full = True
         else:
@@ -78,7 +78,7 @@ class VisionPipeline:
             boxes += self._moving_boxes()
             if changed.mean() > FULL_REDETECT_FRACTION:
                 det = self.detector.detect(img, frame.index, frame.t)
-                det = self.identifier.identify(img, det)
+                det = _balls_only(self.identifier.identify(img, det))
                 self._ref = grid.copy()
                 full = True
             elif boxes:
@@ -98,7 +98,7 @@ class VisionPipeline:
                 new = self.detector.detect_regions(
                     img, boxes, frame.index, frame.t, skip_px=self._last.xy_px[static]
                 )
-                new = self.identifier.identify(img, new)
+                new = _balls_only(self.identifier.identify(img, new))
                 old = self._last[~in_box | static]
                 old.frame, old.t = frame.index, frame.t
                 det = Detections.merge([old, new]) if len(old) else new
@@ -221,6 +221,14 @@ class VisionPipeline:
             gy1 = int(math.ceil((by1 / sc) / s)) + 1
             self._ref[gy0:gy1, gx0:gx1] = grid[gy0:gy1, gx0:gx1]
         del x0, y0
+
+
+def _balls_only(det: Detections) -> Detections:
+    """Drop what the identifier calls ``none`` (hands, cues: not balls)."""
+    if "none" not in det.classes or len(det) == 0:
+        return det
+    k = det.classes.index("none")
+    return det[np.argmax(det.cls_prob, axis=1) != k]
 
 
 def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:

@@ -1,0 +1,122 @@
+"""``luza track`` end to end on a short rendered clip, and its errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import cv2
+import numpy as np
+import pytest
+from luza.calibration.profiles import load_profile
+from luza.vision.synthframe import SynthBall, SynthTable, pyramid_camera
+
+from luza.cli import main
+from luza.events import read_jsonl
+
+PROFILE = load_profile("pyramid-12ft")
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory):
+    d = tmp_path_factory.mktemp("clip")
+    cam = pyramid_camera(PROFILE, (960, 540))
+    table = SynthTable(cam, PROFILE, seed=2)
+    rack = [SynthBall(x, y) for x, y in PROFILE.rack_positions()]
+    fps = 30.0
+    w = cv2.VideoWriter(str(d / "c.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps, (960, 540))
+    y0 = np.array([PROFILE.length_mm / 4, PROFILE.width_mm / 2 + 200])
+    for i in range(12):
+        y = y0 + np.array([1500.0, 0.0]) * i / fps  # the yellow rolls at 1.5 m/s
+        w.write(table.render([*rack, SynthBall(y[0], y[1], "yellow")], noise=1.5, seed=i))
+    w.release()
+    truth = {"camera": cam.to_dict(), "table": {"name": PROFILE.name}, "frames": []}
+    (d / "c.truth.json").write_text(json.dumps(truth))
+    return d
+
+
+def test_track_writes_positions_and_events(clip):
+    out = clip / "out"
+    out.mkdir(exist_ok=True)
+    rc = main(
+        [
+            "track",
+            str(clip / "c.mp4"),
+            "--calibration",
+            str(clip / "c.truth.json"),
+            "--game",
+            "free-pyramid",
+            "-o",
+            str(out / "ev.jsonl"),
+            "--positions",
+            str(out / "pos.csv"),
+            "--overlay",
+            str(out / "ov.mp4"),
+            "--quiet",
+        ]
+    )
+    assert rc == 0
+    with open(out / "pos.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == ["frame", "t", "ball", "x_mm", "y_mm"]
+    frames = {int(r["frame"]) for r in rows}
+    assert frames == set(range(12))
+    per_frame = [sum(1 for r in rows if int(r["frame"]) == f) for f in range(12)]
+    assert per_frame == [16] * 12, "15 ivory balls and the yellow in every frame"
+    ys = [(int(r["frame"]), float(r["x_mm"])) for r in rows if r["ball"] == "Y"]
+    xs = [x for _, x in sorted(ys)]
+    assert np.all(np.diff(xs) > 30), "the yellow moves ~50 mm a frame"
+    rack = np.array(PROFILE.rack_positions())
+    first = {r["ball"]: (float(r["x_mm"]), float(r["y_mm"])) for r in rows if r["frame"] == "0"}
+    for k in range(15):
+        assert np.linalg.norm(np.array(first[str(k + 1)]) - rack[k]) < 8.0, "rack numbering"
+    ev = read_jsonl(out / "ev.jsonl")
+    assert ev[0].type == "table_state" and len(ev[0]["positions"]) == 16
+    assert (out / "ov.mp4").stat().st_size > 1000
+
+
+def test_track_errors_are_clear(clip, tmp_path, capsys):
+    rc = main(
+        [
+            "track",
+            str(tmp_path / "none.mp4"),
+            "--calibration",
+            "auto",
+            "--game",
+            "five-ball",
+            "-o",
+            str(tmp_path / "e.jsonl"),
+        ]
+    )
+    assert rc == 2
+    assert "not found" in capsys.readouterr().err
+    rc = main(
+        [
+            "track",
+            str(clip / "c.mp4"),
+            "--calibration",
+            str(tmp_path / "no.json"),
+            "--game",
+            "five-ball",
+            "-o",
+            str(tmp_path / "e.jsonl"),
+        ]
+    )
+    assert rc == 2
+    assert "calibration file not found" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    rc = main(
+        [
+            "track",
+            str(clip / "c.mp4"),
+            "--calibration",
+            str(bad),
+            "--game",
+            "five-ball",
+            "-o",
+            str(tmp_path / "e.jsonl"),
+        ]
+    )
+    assert rc == 2
+    assert "not a JSON calibration" in capsys.readouterr().err
