@@ -36,6 +36,7 @@ class StreamBuilder:
         self.t = 0.0
         self.pos: dict[str, XY] = {}
         self.lines: list[dict[str, Any]] = []
+        self._parsed: dict[str, list[Item]] = {}
 
     # -- plumbing --------------------------------------------------------------
     def add(self, type_: str, dt: float | None = None, **fields: Any) -> StreamBuilder:
@@ -50,10 +51,12 @@ class StreamBuilder:
         return "".join(json.dumps(d) + "\n" for d in self.lines)
 
     def items(self, source: str = "gen") -> list[Item]:
-        return [
-            Item(Event.from_dict(d, f"{source}:{i}"), f"{source}:{i}")
-            for i, d in enumerate(self.lines, start=1)
-        ]
+        """The stream as checked items (``source:line``); parsed once per line."""
+        cache = self._parsed.setdefault(source, [])
+        for i in range(len(cache), len(self.lines)):
+            where = f"{source}:{i + 1}"
+            cache.append(Item(Event.from_dict(self.lines[i], where), where))
+        return list(cache)
 
     @staticmethod
     def _xy(p: XY) -> list[float]:

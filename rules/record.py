@@ -18,6 +18,7 @@ same wherever it is stored.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,11 @@ def score_items(
     game: str | None = None,
     table: str = "pyramid-12ft",
     options: dict[str, Any] | None = None,
+    observe: Callable[[Game, Ruling], None] | None = None,
 ) -> Scored:
-    """Check and score a stream of items with the named game on the named table profile."""
+    """Check and score a stream of items with the named game on the named table profile.
+
+    ``observe(game, ruling)`` is called after every ruling (tests check invariants there)."""
     name = game or stream_game(items)
     g = load_game(name, load_profile(table), options)
     chk = StreamChecker(name, g.balls)
@@ -68,6 +72,8 @@ def score_items(
             if isinstance(b, ShotRecord):
                 out.rulings.append(g.rule(b))
                 out.at.append(at)
+                if observe is not None:
+                    observe(g, out.rulings[-1])
             else:
                 g.setup(b)
 
