@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -534,10 +535,26 @@ def test_fb_14_9_break_inputs():
 
 # ------------------------------------------------------------------ CLI + example
 def luza(capsys, *argv: str) -> tuple[int, str, str]:
-    """Run the `luza` command in-process; (exit code, stdout, stderr)."""
-    from luza.cli import main
+    """Run `luza score` / `luza replay` in-process; (exit code, stdout, stderr).
 
-    code = main(list(argv))
+    Only the rules stage's commands are registered (as ``luza.cli.main`` does for
+    every stage), so other stages' imports cannot disturb these tests.
+    """
+    import argparse
+
+    from luza.rules import cli
+
+    from luza.errors import LuzaError
+
+    parser = argparse.ArgumentParser(prog="luza")
+    cli.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(list(argv))
+    capsys.readouterr()
+    try:
+        code = int(args.func(args) or 0)
+    except LuzaError as e:
+        print(f"luza {args.command}: error: {e}", file=sys.stderr)
+        code = 2
     out = capsys.readouterr()
     return code, out.out, out.err
 
