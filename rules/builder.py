@@ -108,11 +108,11 @@ class StreamBuilder:
         self.pos.pop(ball)
         return self.add("off_table", ball=ball, **extra)
 
-    def bounce_out(self, ball: str, pocket: str) -> StreamBuilder:
-        return self.add("bounce_out", ball=ball, pocket=pocket)
+    def bounce_out(self, ball: str, pocket: str, **extra: Any) -> StreamBuilder:
+        return self.add("bounce_out", ball=ball, pocket=pocket, **extra)
 
-    def hang(self, ball: str, pocket: str) -> StreamBuilder:
-        return self.add("hang", ball=ball, pocket=pocket)
+    def hang(self, ball: str, pocket: str, **extra: Any) -> StreamBuilder:
+        return self.add("hang", ball=ball, pocket=pocket, **extra)
 
     def hang_fall(self, ball: str, pocket: str, dt: float | None = None) -> StreamBuilder:
         self.pos.pop(ball)
@@ -125,17 +125,17 @@ class StreamBuilder:
         )
 
     # -- hands and alarms ------------------------------------------------------------
-    def place(self, ball: str, pos: XY) -> StreamBuilder:
+    def place(self, ball: str, pos: XY, **extra: Any) -> StreamBuilder:
         self.pos[ball] = (float(pos[0]), float(pos[1]))
-        return self.add("ball_placed", ball=ball, pos=self._xy(pos))
+        return self.add("ball_placed", ball=ball, pos=self._xy(pos), **extra)
 
-    def remove(self, ball: str) -> StreamBuilder:
+    def remove(self, ball: str, **extra: Any) -> StreamBuilder:
         self.pos.pop(ball)
-        return self.add("ball_removed", ball=ball)
+        return self.add("ball_removed", ball=ball, **extra)
 
-    def moved(self, ball: str, pos: XY) -> StreamBuilder:
+    def moved(self, ball: str, pos: XY, **extra: Any) -> StreamBuilder:
         self.pos[ball] = (float(pos[0]), float(pos[1]))
-        return self.add("ball_moved", ball=ball, pos=self._xy(pos))
+        return self.add("ball_moved", ball=ball, pos=self._xy(pos), **extra)
 
     # -- operator inputs ---------------------------------------------------------------
     def foul(self, kind: str, **extra: Any) -> StreamBuilder:
@@ -144,5 +144,5 @@ class StreamBuilder:
     def choice(self, kind: str, **extra: Any) -> StreamBuilder:
         return self.add("choice", kind=kind, **extra)
 
-    def players(self, *names: str) -> StreamBuilder:
-        return self.add("players", names=list(names))
+    def players(self, *names: str, **extra: Any) -> StreamBuilder:
+        return self.add("players", names=list(names), **extra)
