@@ -426,6 +426,9 @@ class FreePyramid(Game):
                 r.add_rule("GR-23")
                 r.notes.append(f"GR-23 (legacy reading): jumped object ball {b} respotted, no foul")
             to_respot.append(b)
+        for it in shot.inputs_of_type("call"):
+            r.add_rule("FP-5.5")
+            r.notes.append(f"FP-5.5: no calls in Free Pyramid; the call at t={it.t:g} s is ignored")
         for it in shot.inputs_of_type("foul"):
             kind = str(it["kind"])
             rule = str(it.get("rule") or FOUL_KINDS.get(kind, "GR-26"))
