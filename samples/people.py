@@ -63,6 +63,7 @@ CUE_WRAP_RGB = (0.02, 0.02, 0.02)
 CUE_LENGTH_MM = 1600.0
 SKIN_RGB = (0.55, 0.32, 0.22)
 SLEEVE_RGB = (0.05, 0.05, 0.06)
+HAIR_RGB = (0.035, 0.025, 0.018)
 
 
 def _lerp(a: float, b: float, u: float) -> float:
@@ -150,8 +151,59 @@ def _arm(
     cut = w + (e - w) * min(1.0, bare_mm / fl)
     return [
         Capsule(tuple(w), tuple(cut), 27.0, 31.0, skin),
-        Capsule(tuple(cut), tuple(e), 38.0, 44.0, sleeve),
-        Capsule(tuple(e), tuple(s), 46.0, 55.0, sleeve),
+        Capsule(tuple(cut), tuple(e), 36.0, 42.0, sleeve),
+        Capsule(tuple(e), tuple(s), 44.0, 52.0, sleeve),
+    ]
+
+
+UPPER_ARM_MM = 310.0
+FOREARM_MM = 290.0  # wrist to elbow
+
+
+def _elbow(shoulder: np.ndarray, wrist: np.ndarray, bend: np.ndarray) -> np.ndarray:
+    """Two-link arm: the elbow between ``shoulder`` and ``wrist`` (3-D, height up),
+    bent towards ``bend``.  A wrist out of reach is pulled back along the arm."""
+    v = wrist - shoulder
+    D = float(np.linalg.norm(v)) or 1.0
+    u = v / D
+    D = min(D, UPPER_ARM_MM + FOREARM_MM - 1.0)
+    a = (UPPER_ARM_MM**2 - FOREARM_MM**2 + D * D) / (2.0 * D)
+    h = math.sqrt(max(UPPER_ARM_MM**2 - a * a, 0.0))
+    n = bend - u * float(bend @ u)
+    n = n / (np.linalg.norm(n) or 1.0)
+    return shoulder + u * a + n * h
+
+
+def _reach(shoulder: np.ndarray, wrist: np.ndarray) -> np.ndarray:
+    """The wrist, pulled towards the shoulder when the arm cannot reach it."""
+    v = wrist - shoulder
+    dist = float(np.linalg.norm(v))
+    lim = UPPER_ARM_MM + FOREARM_MM - 5.0
+    return wrist if dist <= lim else shoulder + v * (lim / dist)
+
+
+def _body(
+    shoulders_mid: np.ndarray,
+    back_dir: np.ndarray,
+    head_dir: np.ndarray,
+    hair: tuple,
+    sleeve: tuple,
+) -> list[Occluder]:
+    """Head and back of a player leaning over the table.
+
+    ``shoulders_mid``: point between the shoulders (x, y, height); ``back_dir``: unit
+    table-xy direction from the shoulders towards the hips; ``head_dir``: where the
+    head is, from the shoulders (unit xy).
+    """
+    yaw = math.atan2(back_dir[1], back_dir[0])
+    m = shoulders_mid
+    back_c = (m[0] + back_dir[0] * 230.0, m[1] + back_dir[1] * 230.0, m[2] + 40.0)
+    head_c = (m[0] + head_dir[0] * 150.0, m[1] + head_dir[1] * 150.0, m[2] + 60.0)
+    neck_c = (m[0] + head_dir[0] * 70.0, m[1] + head_dir[1] * 70.0, m[2] + 30.0)
+    return [
+        Ellipsoid(back_c, (300.0, 205.0, 120.0), yaw, sleeve),
+        Capsule(neck_c, head_c, 55.0, 60.0, (0.5, 0.3, 0.2)),
+        Ellipsoid(head_c, (110.0, 82.0, 95.0), math.atan2(head_dir[1], head_dir[0]), hair),
     ]
 
 
@@ -221,42 +273,36 @@ def cue_for_strike(
     cue_h_at_bridge = tip_h + max(dist_to_bridge, 0.0) * math.tan(el)
     palm_h = max(base_h + 20.0, cue_h_at_bridge - 14.0) + lift * 0.8
     wrist = bridge_xy - d * 40.0 - side * 25.0
-    out += _hand(wrist + d * 0.0, d + side * 0.35, palm_h, skin_rgb, spread_mm=12.0, curl_mm=14)
-    # Bridge arm goes back and out to the player's left shoulder.
-    elbow = bridge_xy - d * 330.0 + side * 110.0
-    shoulder = bridge_xy - d * 560.0 + side * 260.0
+    out += _hand(wrist, d + side * 0.35, palm_h, skin_rgb, spread_mm=12.0, curl_mm=14)
+    # The player: chin over the cue ~0.35 m behind the bridge, shoulders either side.
+    head_xy = bridge_xy - d * 330.0
+    mid_xy = head_xy - d * 100.0
+    mid = np.array([mid_xy[0], mid_xy[1], palm_h + 280.0 + lift])
+    side3 = np.array([side[0], side[1], 0.0])
+    bridge_sh = mid + side3 * 185.0
+    grip_sh = mid - side3 * 170.0
+    w3 = _reach(bridge_sh, np.array([wrist[0], wrist[1], palm_h + 10.0]))
     out += _arm(
-        (wrist[0], wrist[1], palm_h + 10.0),
-        (elbow[0], elbow[1], palm_h + 170.0),
-        (shoulder[0], shoulder[1], palm_h + 420.0),
+        tuple(w3),
+        tuple(_elbow(bridge_sh, w3, np.array([0.0, 0.0, 1.0]) + side3)),
+        tuple(bridge_sh),
         skin_rgb,
         sleeve_rgb,
     )
-    # Grip hand ~ 1.3 m behind the tip, the forearm hanging from the elbow above it.
+    # Grip hand on the butt, the forearm hanging down to it from the elbow.
     grip_s = 1330.0
     grip_xy = tip_xy - d * grip_s * math.cos(el)
     grip_h = tip_h + grip_s * math.sin(el)
-    out.append(Ellipsoid((grip_xy[0], grip_xy[1], grip_h + 8.0), (55, 40, 38), angle_rad, skin_rgb))
+    g3 = _reach(grip_sh, np.array([grip_xy[0], grip_xy[1], grip_h + 30.0]))
+    out.append(Ellipsoid((g3[0], g3[1], g3[2] - 20.0), (50.0, 38.0, 38.0), angle_rad, skin_rgb))
     out += _arm(
-        (grip_xy[0], grip_xy[1], grip_h + 40.0),
-        (grip_xy[0] - d[0] * 60.0, grip_xy[1] - d[1] * 60.0, grip_h + 330.0),
-        (
-            grip_xy[0] - d[0] * 80.0 - side[0] * 200,
-            grip_xy[1] - d[1] * 80.0 - side[1] * 200,
-            grip_h + 620.0,
-        ),
+        tuple(g3),
+        tuple(_elbow(grip_sh, g3, np.array([-d[0], -d[1], 0.6]))),
+        tuple(grip_sh),
         skin_rgb,
         sleeve_rgb,
     )
-    # Head over the cue line, behind the bridge, and the shoulders.
-    head = bridge_xy - d * 420.0 - side * 10.0
-    out.append(
-        Ellipsoid((head[0], head[1], palm_h + 330.0), (115, 85, 95), angle_rad, (0.03, 0.02, 0.015))
-    )
-    torso = bridge_xy - d * 700.0 - side * 60.0
-    out.append(
-        Ellipsoid((torso[0], torso[1], palm_h + 420.0), (220, 230, 130), angle_rad, sleeve_rgb)
-    )
+    out += _body(mid, -d, d, HAIR_RGB, sleeve_rgb)
     return out
 
 
@@ -306,22 +352,35 @@ def hand_at(
         edge[1] = 0.0
     else:
         edge[1] = W
-    shoulder = edge + out_dir * (profile.cushion_width_mm + profile.rail_width_mm + 260.0)
-    start = edge + out_dir * 250.0
+    # The person stands 250 mm beyond the rail and leans in; the shoulder follows the
+    # hand in so the arm (310 + 290 mm) can reach, down to lying over the table.
+    stand = edge + out_dir * (profile.cushion_width_mm + profile.rail_width_mm + 250.0)
+    start = edge + out_dir * 200.0
     hand_xy = start + (p - start) * reach
-    hand_h = _lerp(260.0, D + 18.0, reach)
-    fwd = p - shoulder
-    fwd = fwd / (np.linalg.norm(fwd) or 1.0)
+    hand_h = _lerp(300.0, D + 18.0, reach)
+    to_stand = stand - hand_xy
+    dist = float(np.linalg.norm(to_stand)) or 1.0
+    back = to_stand / dist
+    lean = min(1.0, max(0.0, (dist - 400.0) / 600.0))
+    sh_h = _lerp(520.0, 330.0, lean)
+    horiz = math.sqrt(max(560.0**2 - (sh_h - hand_h) ** 2, 100.0**2))
+    sh_xy = hand_xy + back * min(dist, horiz)
+    side = np.array([-back[1], back[0]])
+    mid_xy = sh_xy - side * 170.0  # the reaching (right) shoulder is 170 mm off the middle
+    mid = np.array([mid_xy[0], mid_xy[1], sh_h])
+    shoulder = np.array([sh_xy[0], sh_xy[1], mid[2]])
+    fwd = -back
     wrist = hand_xy - fwd * 60.0
-    out = _hand(wrist, fwd, hand_h, skin_rgb, spread_mm=18.0, curl_mm=30.0 * reach)
-    elbow = wrist - fwd * 260.0
+    w3 = _reach(shoulder, np.array([wrist[0], wrist[1], hand_h + 8.0]))
+    out = _hand(w3[:2], fwd, w3[2] - 8.0, skin_rgb, spread_mm=18.0, curl_mm=30.0 * reach)
     out += _arm(
-        (wrist[0], wrist[1], hand_h + 8.0),
-        (elbow[0], elbow[1], hand_h + 140.0),
-        (shoulder[0], shoulder[1], 650.0),
+        tuple(w3),
+        tuple(_elbow(shoulder, w3, np.array([side[0], side[1], 0.8]))),
+        tuple(shoulder),
         skin_rgb,
         sleeve_rgb,
     )
+    out += _body(mid, back, fwd * 0.6 - side * 0.8, HAIR_RGB, sleeve_rgb)
     return out
 
 

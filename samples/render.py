@@ -926,8 +926,11 @@ class Renderer:
             return None
         return (y0, y1, x0, x1)
 
-    def _hit_prim(self, o, d: np.ndarray):
-        """Coverage (N,), hit distance (N,) and normal (N, 3) of a primitive along rays d."""
+    def _hit_prim(self, o, d: np.ndarray, open0: bool = False, open1: bool = False):
+        """Coverage (N,), hit distance (N,) and normal (N, 3) of a primitive along rays d.
+
+        ``open0`` / ``open1``: a capsule piece cut from a longer one has no cap there.
+        """
         C = self._C
         if isinstance(o, Capsule):
             p0 = np.array([o.p0[0], o.p0[1], -o.p0[2]])
@@ -939,7 +942,8 @@ class Renderer:
             dd = d @ w0
             ee = float(v @ w0)
             den = np.maximum(cc - bb * bb, 1e-9)
-            s_ax = np.clip((ee - bb * dd) / den, 0.0, 1.0)
+            s_raw = (ee - bb * dd) / den
+            s_ax = np.clip(s_raw, 0.0, 1.0)
             s_ray = bb * s_ax - dd
             # Re-project onto the axis once more for the clamped cases.
             q = C[None, :] + d * s_ray[:, None]
@@ -952,6 +956,10 @@ class Renderer:
             dist = np.linalg.norm(dv, axis=1)
             pix = np.maximum(s_ray, 1.0) / self._f
             cov = np.clip((rad - dist) / pix + 0.5, 0.0, 1.0)
+            if open0:
+                cov = cov * (s_raw >= 0.0)
+            if open1:
+                cov = cov * (s_raw < 1.0)
             back = np.sqrt(np.maximum(rad * rad - dist * dist, 0.0))
             t = s_ray - back
             hit = C[None, :] + d * t[:, None]
@@ -980,37 +988,94 @@ class Renderer:
         n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
         return cov, t, n
 
+    def _pieces(self, occ: list):
+        """Primitives cut into pieces about 48 px long, with their pixel boxes.
+
+        A long capsule (the cue) is split so each piece is ray-cast only in a small box;
+        an interior cut is 'open' (no end cap), so the pieces tile the capsule exactly.
+        Returns ``[(prim, open0, open1, box)]``.
+        """
+        caps = [o for o in occ if isinstance(o, Capsule)]
+        ells = [o for o in occ if isinstance(o, Ellipsoid)]
+        out = []
+        if caps:
+            ends = np.array(
+                [[o.p0[0], o.p0[1], -o.p0[2]] for o in caps]
+                + [[o.p1[0], o.p1[1], -o.p1[2]] for o in caps]
+            )
+            px = self._px(ends)
+            n = len(caps)
+            pieces, pts = [], []
+            for i, o in enumerate(caps):
+                length = float(np.linalg.norm(px[i] - px[n + i]))
+                k = max(1, min(40, int(math.ceil(length / 48.0))))
+                p0, p1 = ends[i], ends[n + i]
+                for j in range(k):
+                    u0, u1 = j / k, (j + 1) / k
+                    a = p0 + (p1 - p0) * u0
+                    b = p0 + (p1 - p0) * u1
+                    piece = Capsule(
+                        (a[0], a[1], -a[2]),
+                        (b[0], b[1], -b[2]),
+                        o.r0_mm + (o.r1_mm - o.r0_mm) * u0,
+                        o.r0_mm + (o.r1_mm - o.r0_mm) * u1,
+                        o.rgb,
+                        o.gloss,
+                    )
+                    pieces.append((piece, j > 0, j < k - 1))
+                    pts.append(a)
+                    pts.append(b)
+            pts = np.array(pts)
+            ppx = self._px(pts)
+            pc = (self._Rcw @ (pts - self._C).T).T
+            for i, (piece, o0, o1) in enumerate(pieces):
+                r = max(piece.r0_mm, piece.r1_mm)
+                rad = self._f * r / np.maximum(pc[2 * i : 2 * i + 2, 2], 1.0) * 1.35 + 3.0
+                box = self._clip_box(ppx[2 * i : 2 * i + 2], rad)
+                if box is not None:
+                    out.append((piece, o0, o1, box))
+        for o in ells:
+            c = np.array([[o.centre[0], o.centre[1], -o.centre[2]]])
+            px = self._px(c)
+            z = float((self._Rcw @ (c[0] - self._C))[2])
+            rad = np.array([self._f * max(o.radii_mm) / max(z, 1.0) * 1.35 + 3.0])
+            box = self._clip_box(px, rad)
+            if box is not None:
+                out.append((o, False, False, box))
+        return out
+
     def _draw_occluders(self, img: np.ndarray, occ: list) -> None:
         look = self.look
-        boxes = []
-        for o in occ:
-            box = self._prim_box(o)
-            if box is not None:
-                boxes.append((o, box))
         if self.look.shadow_strength > 0:
             self._occluder_shadows(img, occ)
-        if not boxes:
+        pieces = self._pieces(occ)
+        if not pieces:
             return
-        Y0 = min(b[0] for _, b in boxes)
-        Y1 = max(b[1] for _, b in boxes)
-        X0 = min(b[2] for _, b in boxes)
-        X1 = max(b[3] for _, b in boxes)
+        Y0 = min(p[3][0] for p in pieces)
+        Y1 = max(p[3][1] for p in pieces)
+        X0 = min(p[3][2] for p in pieces)
+        X1 = max(p[3][3] for p in pieces)
+        m = 4 if look.blur_px > 0 else 0  # room for the blur
+        Y0, X0 = max(0, Y0 - m), max(0, X0 - m)
+        Y1, X1 = min(self.height, Y1 + m), min(self.width, X1 + m)
         hh, ww = Y1 - Y0, X1 - X0
-        col = np.zeros((hh, ww, 3), np.float32)
-        alpha = np.zeros((hh, ww), np.float32)
+        col = np.zeros((hh * ww, 3), np.float32)
+        alpha = np.zeros(hh * ww, np.float32)
 
         def height(o):
             return o.centre[2] if isinstance(o, Ellipsoid) else 0.5 * (o.p0[2] + o.p1[2])
 
-        for o, (y0, y1, x0, x1) in sorted(boxes, key=lambda ob: height(ob[0])):
+        for o, open0, open1, (y0, y1, x0, x1) in sorted(pieces, key=lambda p: height(p[0])):
             d = self._rays[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
-            cov, t, n = self._hit_prim(o, d)
-            sel = cov > 0
-            if not sel.any():
+            cov, t, n = self._hit_prim(o, d, open0, open1)
+            sel = np.flatnonzero(cov > 0)
+            if sel.size == 0:
                 continue
             ns = n[sel]
-            P = self._C[None, :] + d[sel] * t[sel][:, None]
-            E = self._irradiance(P, ns).sum(1) / self._E0
+            ds = d[sel]
+            P = self._C[None, :] + ds * t[sel][:, None]
+            # People are close to the lamps: clamp, as a camera's exposure would clip anyway.
+            E = np.minimum(self._irradiance(P, ns).sum(1) / self._E0, 1.4)
             alb = _lin(o.rgb)
             up_f = np.clip(-ns[:, 2], 0.0, 1.0)
             shade = look.ambient * (0.5 + 0.5 * up_f) + E
@@ -1018,7 +1083,6 @@ class Renderer:
                 self._cloth[None, :] * 0.25 * alb[None, :] * np.clip(ns[:, 2], 0, 1)[:, None]
             )
             if o.gloss > 0:
-                ds = d[sel]
                 dn = np.einsum("nc,nc->n", ds, ns)
                 r = ds - 2.0 * dn[:, None] * ns
                 v = self._lamp_pos[None, :, :] - P[:, None, :]
@@ -1026,15 +1090,13 @@ class Renderer:
                 spec = (self._lamp_power[None, :] * np.maximum(cosr, 0.0) ** 40).sum(1)
                 lin = lin + (0.35 * o.gloss * spec)[:, None] * self._light[None, :]
             lin *= look.brightness
-            h, w = y1 - y0, x1 - x0
-            c_full = np.zeros((h * w, 3), np.float32)
-            c_full[sel] = lin
-            a = cov.reshape(h, w).astype(np.float32)
-            sub_c = col[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
-            sub_a = alpha[y0 - Y0 : y1 - Y0, x0 - X0 : x1 - X0]
-            sub_c[:] = sub_c * (1.0 - a[..., None]) + c_full.reshape(h, w, 3) * a[..., None]
-            sub_a[:] = sub_a * (1.0 - a) + a
-        col *= self._vig[Y0:Y1, X0:X1, None]
+            w = x1 - x0
+            gidx = (sel // w + (y0 - Y0)) * ww + (sel % w + (x0 - X0))
+            a = cov[sel].astype(np.float32)
+            col[gidx] = col[gidx] * (1.0 - a[:, None]) + lin * a[:, None]
+            alpha[gidx] = alpha[gidx] * (1.0 - a) + a
+        col = col.reshape(hh, ww, 3) * self._vig[Y0:Y1, X0:X1, None]
+        alpha = alpha.reshape(hh, ww)
         # `col` holds premultiplied linear colour; encode the un-premultiplied colour.
         un = col / np.maximum(alpha[..., None], 1e-6)
         enc = self._gamma_lut[np.clip(un * 4095.0, 0, 4095).astype(np.int32)]
@@ -1048,66 +1110,60 @@ class Renderer:
         reg[:] = np.clip(np.round(out), 0, 255).astype(np.uint8)
 
     def _occluder_shadows(self, img: np.ndarray, occ: list) -> None:
-        """Soft shadows of people on the table: each primitive projected from each lamp."""
+        """Soft shadows of people on the table: each primitive projected from each lamp
+        onto the bed plane, drawn at quarter resolution and blurred by the penumbra."""
         ds = 4  # shadow mask resolution (pixels per cell)
         hs, ws = (self.height + ds - 1) // ds, (self.width + ds - 1) // ds
         Lp = self._lamp_pos
         wts = self._lamp_power / self._lamp_power.sum()
+        pts_l, rad_l, seg_l = [], [], []  # sample points, radii, which primitive (-1: blob)
+        for i, o in enumerate(occ):
+            pts, _r = self._prim_points(o)
+            if isinstance(o, Capsule):
+                s = np.linspace(0.0, 1.0, pts.shape[0])
+                rads = o.r0_mm + (o.r1_mm - o.r0_mm) * s
+                seg = np.full(len(pts), i)
+            else:
+                rads = np.array([0.8 * math.sqrt(o.radii_mm[0] * o.radii_mm[1])])
+                seg = np.array([-1])
+            pts_l.append(pts)
+            rad_l.append(rads)
+            seg_l.append(seg)
+        if not pts_l:
+            return
+        pts = np.vstack(pts_l)
+        rads = np.concatenate(rad_l)
+        seg = np.concatenate(seg_l)
+        hgt = -pts[:, 2]
+        K = len(Lp)
+        ok = hgt[None, :] < (-Lp[:, 2:3] - 50.0)  # (K, M): below the lamp
+        sc = (0.0 - Lp[:, 2:3]) / (pts[None, :, 2] - Lp[:, 2:3])  # (K, M)
+        Q = Lp[:, None, :] + (pts[None, :, :] - Lp[:, None, :]) * sc[..., None]
+        Q[..., 2] = 0.0
+        qpx = (self._px(Q.reshape(-1, 3)) / ds).reshape(K, -1, 2)
+        rpx = rads[None, :] * sc * self._f / (-self._C[2]) / ds
         acc = np.zeros((hs, ws), np.float32)
-        heights = []
-        for k in range(len(Lp)):
+        lim = 200.0
+        for k in range(K):
             m = np.zeros((hs, ws), np.uint8)
-            for o in occ:
-                pts, r = self._prim_points(o)
-                if isinstance(o, Capsule):
-                    s = np.linspace(0.0, 1.0, pts.shape[0])
-                    rads = o.r0_mm + (o.r1_mm - o.r0_mm) * s
-                else:
-                    rads = np.array([0.8 * math.sqrt(o.radii_mm[0] * o.radii_mm[1])])
-                L = Lp[k]
-                hgt = -pts[:, 2]
-                ok = hgt < -L[2] - 50.0
-                if not ok.any():
+            q, rr, okk = qpx[k], rpx[k], ok[k]
+            q4 = np.round(q * 4).astype(np.int64)
+            vis = (q[:, 0] > -lim) & (q[:, 0] < ws + lim) & (q[:, 1] > -lim) & (q[:, 1] < hs + lim)
+            for j in range(len(q)):
+                if not (okk[j] and vis[j]):
                     continue
-                sc = (0.0 - L[2]) / (pts[ok, 2] - L[2])
-                Q = L[None, :] + (pts[ok] - L[None, :]) * sc[:, None]
-                Q[:, 2] = 0.0
-                qpx = self._px(Q) / ds
-                rpx = rads[ok] * sc * self._f / (-self._C[2]) / ds
-                if isinstance(o, Capsule) and len(qpx) >= 2:
-                    for i in range(len(qpx) - 1):
-                        (u0, v0), (u1, v1) = qpx[i], qpx[i + 1]
-                        if max(u0, u1) < -200 or min(u0, u1) > ws + 200:
-                            continue
-                        if max(v0, v1) < -200 or min(v0, v1) > hs + 200:
-                            continue
-                        th = max(1, int(round(rpx[i] + rpx[i + 1])))
-                        cv2.line(
-                            m,
-                            (int(u0 * 4), int(v0 * 4)),
-                            (int(u1 * 4), int(v1 * 4)),
-                            255,
-                            th,
-                            cv2.LINE_AA,
-                            shift=2,
-                        )
+                if seg[j] >= 0:
+                    if j + 1 < len(q) and seg[j + 1] == seg[j] and okk[j + 1] and vis[j + 1]:
+                        th = max(1, int(round(rr[j] + rr[j + 1])))
+                        cv2.line(m, tuple(q4[j]), tuple(q4[j + 1]), 255, th, cv2.LINE_AA, shift=2)
                 else:
-                    for (u, v), rr in zip(qpx, rpx, strict=True):
-                        if -200 < u < ws + 200 and -200 < v < hs + 200:
-                            cv2.circle(
-                                m,
-                                (int(u * 4), int(v * 4)),
-                                max(1, int(rr * 4)),
-                                255,
-                                -1,
-                                cv2.LINE_AA,
-                                shift=2,
-                            )
-                heights.extend(hgt[ok].tolist())
+                    cv2.circle(
+                        m, tuple(q4[j]), max(1, int(rr[j] * 4)), 255, -1, cv2.LINE_AA, shift=2
+                    )
             acc += wts[k] * m.astype(np.float32) / 255.0
         if not acc.any():
             return
-        hmean = float(np.median(heights)) if heights else 100.0
+        hmean = float(np.median(hgt))
         lamp_r = float(np.mean(self._lamp_radius))
         lamp_h = float(np.mean(-Lp[:, 2]))
         pen_mm = lamp_r * hmean / max(lamp_h - hmean, 50.0)
@@ -1116,12 +1172,17 @@ class Renderer:
         ys, xs = np.nonzero(acc > 0.003)
         if ys.size == 0:
             return
-        y0, y1 = ys.min() * ds, min(self.height, (ys.max() + 1) * ds)
-        x0, x1 = xs.min() * ds, min(self.width, (xs.max() + 1) * ds)
-        full = cv2.resize(acc, (ws * ds, hs * ds), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+        cy0, cy1 = ys.min(), ys.max() + 1
+        cx0, cx1 = xs.min(), xs.max() + 1
+        y0, y1 = cy0 * ds, min(self.height, cy1 * ds)
+        x0, x1 = cx0 * ds, min(self.width, cx1 * ds)
+        part = cv2.resize(
+            acc[cy0:cy1, cx0:cx1],
+            ((cx1 - cx0) * ds, (cy1 - cy0) * ds),
+            interpolation=cv2.INTER_LINEAR,
+        )[: y1 - y0, : x1 - x0]
         amb = self.look.ambient
-        f = 1.0 - self.look.shadow_strength * full / (1.0 + amb) * 0.95
-        # Shadows only land on the table top and the floor (not inside the pockets).
+        f = 1.0 - self.look.shadow_strength * part / (1.0 + amb) * 0.95
         fg = (np.clip(f, 0.0, 1.0) ** (1.0 / GAMMA)).astype(np.float32)
         reg = img[y0:y1, x0:x1]
         reg[:] = np.round(reg.astype(np.float32) * fg[..., None]).astype(np.uint8)
