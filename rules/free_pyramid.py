@@ -644,6 +644,7 @@ class FreePyramid(Game):
         o = self.options
         pos = dict(shot.at_rest)
         penalty_taken = False
+        penalty_ball: str | None = None
         shelved = {b: i for i in (0, 1) for b in self.shelf[i]}
         for it in shot.events + shot.between:
             if it.confidence < o["min_confidence"]:
@@ -666,6 +667,7 @@ class FreePyramid(Game):
                 pos.pop(b, None)
                 if penalty_to is not None and not penalty_taken:
                     penalty_taken = True
+                    penalty_ball = b
                     self.shelf[penalty_to].append(b)
                     r.add_rule("FP-6.2")
                     r.notes.append(
@@ -683,13 +685,23 @@ class FreePyramid(Game):
                     )
             elif it.type == "ball_placed":
                 p = (float(it["pos"][0]), float(it["pos"][1]))
+                if penalty_taken and penalty_to is not None and b == penalty_ball:
+                    # the penalty ball went back: the non-offender changed his mind
+                    self.shelf[penalty_to].remove(b)
+                    shelved.pop(b, None)
+                    penalty_taken = False
+                    r.notes.append(f"FP-7: ball {b} put back: it is not the penalty ball")
+                    pos[b] = p
+                    continue
                 if b in shelved:
                     raise rule_error(
                         it.where,
                         f"ball {b} is on {self.players[shelved[b]]}'s shelf (scored); "
                         "it cannot come back to the table",
                     )
-                if b in self.awaiting:
+                if b in self.awaiting and rerack:
+                    del self.awaiting[b]  # it goes into the re-rack (GR-13.2), not to a spot
+                elif b in self.awaiting:
                     want = self.awaiting.pop(b)
                     others = [q for k, q in pos.items() if k != b]
                     # GR-25 point against the table as it is now (hang put-backs keep theirs)

@@ -597,3 +597,31 @@ def test_amb_18_yellow_gone_any_white_breaks_after_a_rerack():
     b.strike("1", "B").hit("1", "2").pocket("5", "foot-left").end({"1": (1000.0, 300.0)})
     r2 = run(b).rulings[-1]
     assert not r2.foul and any("AMB-18" in n for n in r2.notes)
+
+
+def test_fp_7_penalty_ball_put_back_is_not_taken_and_the_next_one_is():
+    b = mid()
+    b.strike("3").end({"3": (2000.0, 800.0)})
+    b.remove("7").place("7", (400.0 + 300.0 * 1, 650.0)).remove("8")
+    r, s = one(b)
+    assert s.game.shelf[1] == ["8"] and s.final["score"] == {"A": 0, "B": 1}
+    assert any("ball 7 put back: it is not the penalty ball" in n for n in r.notes)
+
+
+def test_gr_13_2_rerack_by_hand_is_not_reported_as_touching_or_bad_respots():
+    b = StreamBuilder().rack()
+    b.strike("Y").hit("Y", "1").pocket("11", "foot-left").foul("push").end({"Y": (900.0, 300.0)})
+    b.remove("13").choice("rerack-self")
+    s = run(b)
+    spots = {x.ball: x.pos for x in s.rulings[0].respots}
+    for ball in spots:
+        if ball in b.pos:
+            b.remove(ball)
+    for ball, p in spots.items():
+        b.place(ball, p)
+    b.place("Y", (600.0, W / 2))
+    r, s = one(b)
+    assert not any("GR-16" in n or "GR-25" in n for n in r.notes)
+    b.strike("Y", "B").hit("Y", "2").pocket("5", "foot-left").end({"Y": (900.0, 300.0)})
+    r2 = run(b).rulings[-1]
+    assert r2.player == "B" and not r2.foul and any("GR-9.3: rack checked" in n for n in r2.notes)
