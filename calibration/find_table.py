@@ -42,7 +42,13 @@ MARK_SEARCH_MM = 30.0  # how far from its expected place a marking is looked for
 SPOT_MAX_RESIDUAL_MM = 5.0
 ASPECT_TOLERANCE = 0.25
 K2_PRIOR_SIGMA = 0.05
-CUSHION_CHROMA_TOL = 14.0  # Lab a*b* distance: the cushion is covered with the bed's cloth
+CHROMA_MIN = 0.035  # rgb-chromaticity distance always accepted as "the cloth colour"
+CLOTH_MIN_BRIGHTNESS = 0.3  # of the centre: darker than this is not the cloth
+EDGE_CHUNK = 6  # profiles averaged to locate the nose before each is refined
+EDGE_WINDOW_PX = 3.0  # a profile's own peak is looked for this close to the chunk's
+EDGE_NOISE_K = 5.0  # an edge is this many robust sigmas above the cloth texture
+TANGENT_AVG_PX = 10.0  # half-length along the side over which edge profiles are averaged
+CUSHION_CHROMA_TOL = 0.05  # rgb-chromaticity distance: the cushion is covered with the bed's cloth
 SIDES = ("head", "right", "foot", "left")  # quad sides in order, see _side_model
 
 
@@ -124,9 +130,20 @@ def segment_cloth(img: np.ndarray) -> tuple[np.ndarray, float]:
     # hysteresis: a tight colour match seeds the region, a looser one (less weight
     # on lightness: lamps fall off towards the rails) extends it
     d_tight, sp_tight = dist(0.35)
-    d_loose, sp_loose = dist(0.2)
     strong = (d_tight < max(12.0, 3.0 * sp_tight)).astype(np.uint8)
-    weak = (d_loose < max(22.0, 4.0 * sp_loose)).astype(np.uint8)
+    # loose: the cloth's chromaticity (r, g, b over their sum: lamps and vignetting
+    # change brightness, not hue) and not much darker than the centre
+    bgr = small.astype(np.float32) + 1.0
+    chroma = bgr / bgr.sum(-1, keepdims=True)
+    cpatch = chroma[y0:y1, x0:x1].reshape(-1, 3)[labels.ravel() == big]
+    c_ref = np.median(cpatch, axis=0)
+    c_spread = float(np.percentile(np.linalg.norm(cpatch - c_ref, axis=1), 90))
+    c_dist = np.linalg.norm(chroma - c_ref, axis=-1)
+    v = bgr.max(-1)
+    v_ref = float(np.median(v[y0:y1, x0:x1]))
+    weak = ((c_dist < max(CHROMA_MIN, 3.0 * c_spread)) & (v > CLOTH_MIN_BRIGHTNESS * v_ref)).astype(
+        np.uint8
+    )
     strong = cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, lbl, stats, _ = cv2.connectedComponentsWithStats(strong, connectivity=4)
     central = lbl[y0:y1, x0:x1].ravel()
@@ -205,9 +222,15 @@ def rough_quad(mask: np.ndarray, scale: float) -> np.ndarray:
 def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear samples of ``img`` (HxWxC float32) at pts (..., 2)."""
     shp = pts.shape[:-1]
-    m = pts.reshape(-1, 1, 2).astype(np.float32)
+    flat = pts.reshape(-1, 2).astype(np.float32)
+    n = len(flat)
+    cols = 1024
+    rows = max(1, -(-n // cols))
+    m = np.zeros((rows * cols, 2), np.float32)
+    m[:n] = flat
+    m = m.reshape(rows, cols, 2)
     out = cv2.remap(img, m[..., 0], m[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(*shp, -1)
+    return out.reshape(rows * cols, -1)[:n].reshape(*shp, -1)
 
 
 def _ransac_curve(t: np.ndarray, s: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -217,18 +240,46 @@ def _ransac_curve(t: np.ndarray, s: np.ndarray, rng: np.random.Generator) -> np.
     if n < 6:
         return best
     for _ in range(150):
-        idx = rng.choice(n, 4, replace=False)
+        idx = rng.choice(n, 3, replace=False)
         try:
-            c = np.polyfit(t[idx], s[idx], 3)
+            c = np.polyfit(t[idx], s[idx], 2)
         except (np.linalg.LinAlgError, ValueError):
             continue
         inl = np.abs(np.polyval(c, t) - s) < RANSAC_THRESHOLD_PX
         if inl.sum() > best.sum():
             best = inl
     if best.sum() >= 6:
-        c = np.polyfit(t[best], s[best], 3)
+        c = np.polyfit(t[best], s[best], 2)
         best = np.abs(np.polyval(c, t) - s) < RANSAC_THRESHOLD_PX
     return best
+
+
+def _nose_index(g: np.ndarray, ab: np.ndarray, thr: float, band_n: int, off3: int) -> int | None:
+    """Index of the cushion nose in one edge-strength profile (bed first, outwards).
+
+    The first edge met from the bed; if a narrow band follows (the cushion's face
+    below the nose, or the shadow under it, seen obliquely) and beyond it lies the
+    same cloth (the cushion top), the band's outer edge.
+    """
+    n = len(g)
+    over = np.nonzero(g > thr)[0]
+    if over.size == 0:
+        return None
+    k = int(over[0])
+    while k + 1 < n and g[k + 1] >= g[k]:
+        k += 1
+    bed_ab = ab[max(0, k - off3)]
+    # later peaks within the band (the face may be a ramp, with no valley between)
+    stop = min(n - 1, k + band_n)
+    best = k
+    for q in range(k + 1, stop):
+        peak = g[q] > thr and g[q] >= g[q - 1] and g[q] >= g[q + 1]
+        if peak and np.linalg.norm(ab[min(n - 1, q + off3)] - bed_ab) <= CUSHION_CHROMA_TOL:
+            best = q
+    k = best
+    if k == 0 or k + 1 >= n:
+        return None
+    return k
 
 
 def nose_edge_points(
@@ -236,7 +287,8 @@ def nose_edge_points(
 ) -> dict[int, np.ndarray]:
     """Sub-pixel cushion-nose points along each side of ``quad`` (index -> (N, 2) px)."""
     f = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
-    lab = cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), 1.0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    # rgb chromaticity: the cushion top is the bed's cloth, however it is lit
+    lab = (f + 1.0) / (f.sum(-1, keepdims=True) + 3.0)
     rng = np.random.default_rng(seed)
     centre = quad.mean(axis=0)
     long_first = np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1])
@@ -251,7 +303,7 @@ def nose_edge_points(
         is_long = (i % 2 == 0) == long_first
         side_mm = profile.length_mm if is_long else profile.width_mm
         ppm = lens[i] / side_mm
-        s_in = max(12.0, (profile.cushion_width_mm + 70.0) * ppm)
+        s_in = max(16.0, (profile.cushion_width_mm + 130.0) * ppm)
         s_out = max(8.0, (profile.cushion_width_mm + 0.5 * profile.rail_width_mm) * ppm) + (
             0.03 * lens[i]
         )
@@ -263,14 +315,15 @@ def nose_edge_points(
             t = t[np.abs(t - 0.5) > 0.045]
         base = a[None, :] + t[:, None] * (b - a)[None, :]
         pts = base[:, None, :] - s[None, :, None] * n[None, None, :]
-        prof = _sample(f, pts)  # (m, len(s), 3)
+        # each profile is the mean of parallel profiles a few pixels apart along the
+        # side: the nose is straight at that scale, the cloth texture is not
+        half = max(1.0, min(TANGENT_AVG_PX, 0.4 * lens[i] * (t[1] - t[0])))
+        offs = np.linspace(-half, half, 2 * int(half) + 1)
+        many = pts[:, :, None, :] + offs[None, None, :, None] * d[None, None, None, :]
+        prof = _sample(f, many).mean(axis=2)  # (m, len(s), 3)
         g = np.sqrt((np.gradient(prof, ds, axis=1) ** 2).sum(-1))
-        ab = _sample(lab, pts)[..., 1:]
+        ab = _sample(lab, many).mean(axis=2)
         off3 = int(3.0 / ds)
-        inner = g[:, : max(4, int(0.3 * len(s)))]
-        med = float(np.median(inner))
-        mad = float(np.median(np.abs(inner - med))) * 1.4826
-        thr = max(med + 8.0 * mad, 1.5)
         # widest face band: the nose height seen from the camera at the view angle
         # to this side (focal-length prior), with room to spare
         mid = (a + b) / 2 - np.array([img.shape[1], img.shape[0]]) / 2.0
@@ -278,41 +331,30 @@ def nose_edge_points(
         band_px = 1.2 * profile.cushion_nose_height_mm * ppm * tan_side + 1.5
         band_n = int(band_px / ds)
         found_t, found_s = [], []
-        for j in range(len(t)):
-            over = np.nonzero(g[j] > thr)[0]
-            if over.size == 0:
+        # the nose's offset from the rough line, from chunk-averaged profiles (the
+        # texture averages out, the nose does not), then each profile's own peak near it
+        chunks = [slice(c0, min(len(t), c0 + EDGE_CHUNK)) for c0 in range(0, len(t), EDGE_CHUNK)]
+        gms = np.array([g[rows].mean(axis=0) for rows in chunks])
+        inner_m = gms[:, : max(4, int(0.25 * len(s)))]
+        med_m = float(np.median(inner_m))
+        mad_m = float(np.median(np.abs(inner_m - med_m))) * 1.4826
+        thr_m = max(med_m + EDGE_NOISE_K * mad_m, 0.5)
+        for rows, gm in zip(chunks, gms, strict=True):
+            ab_m = ab[rows].mean(axis=0)
+            kc = _nose_index(gm, ab_m, thr_m, band_n, off3)
+            if kc is None:
                 continue
-            k = int(over[0])
-            while k + 1 < len(s) and g[j, k + 1] >= g[j, k]:
-                k += 1
-            bed_ab = ab[j, max(0, k - off3)]
-            # a narrow band next to the bed (the cushion's face below the nose, or the
-            # shadow under it, seen obliquely): the nose is the band's outer edge
-            stop = min(len(s) - 1, k + band_n)
-            while True:
-                k2 = k + 1
-                while k2 < stop and g[j, k2] <= g[j, k2 - 1]:
-                    k2 += 1  # down the far flank of the current edge
-                if k2 >= stop or g[j, k2 - 1] > thr:
-                    break  # no clear valley: one edge
-                while k2 < stop and g[j, k2] <= thr:
-                    k2 += 1
-                if k2 >= stop:
-                    break
-                while k2 + 1 < len(s) and g[j, k2 + 1] >= g[j, k2]:
-                    k2 += 1
-                # beyond the nose lies the cushion top: the same cloth (same chroma)
-                beyond = min(len(s) - 1, k2 + off3)
-                if np.linalg.norm(ab[j, beyond] - bed_ab) > CUSHION_CHROMA_TOL:
-                    break
-                k = k2
-            if k == 0 or k + 1 >= len(s):
-                continue
-            y0, y1, y2 = g[j, k - 1], g[j, k], g[j, k + 1]
-            den = y0 - 2 * y1 + y2
-            off = 0.5 * (y0 - y2) / den if den < 0 else 0.0
-            found_t.append(t[j] * lens[i])
-            found_s.append(s[k] + off * ds)
+            win = max(2, int(EDGE_WINDOW_PX / ds))
+            for j in range(rows.start, rows.stop):
+                lo, hi = max(1, kc - win), min(len(s) - 1, kc + win + 1)
+                k = lo + int(np.argmax(g[j, lo:hi]))
+                if k <= 0 or k + 1 >= len(s) or g[j, k] < 0.5 * gm[kc]:
+                    continue
+                y0, y1, y2 = g[j, k - 1], g[j, k], g[j, k + 1]
+                den = y0 - 2 * y1 + y2
+                off = 0.5 * (y0 - y2) / den if den < 0 else 0.0
+                found_t.append(t[j] * lens[i])
+                found_s.append(s[k] + off * ds)
         if len(found_t) < 6:
             out[i] = np.zeros((0, 2))
             continue

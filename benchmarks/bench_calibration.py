@@ -1,0 +1,314 @@
+"""Benchmark of automatic calibration (issue 3).
+
+Generated part: for each seed, a view of a table rendered by ``luza.samples.render``
+through ``CameraModel.looking_down`` (height 2.5-3.5 m, tilt, roll, lens distortion
+from none to k1 = -0.3, 720p or 1080p, random cloth colour and lighting), a few
+frames with balls and a player's arm/cue over the table.  ``calibrate()`` sees only
+the frames and the profile; the result is compared with the true camera.
+
+Real part (when ``/work/shared/realdata`` is present): overlay PNGs for the
+LukasSeglias and james-ecd footage and, on LukasSeglias, the pixel -> mm mapping
+against its 176 ground-truth ball positions.
+
+    .venv/bin/python benchmarks/bench_calibration.py --seeds 1000-1039
+    .venv/bin/python benchmarks/bench_calibration.py --seeds 0-9 --out /tmp/calbench
+
+Tune on seeds 0-99, report on 1000+.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from luza.calibration.calib import Calibration, CalibrationError, calibrate
+from luza.calibration.camera import CameraModel
+from luza.calibration.overlay import draw_overlay
+from luza.calibration.profiles import load_profile
+
+REAL = Path("/work/shared/realdata")
+LUKAS = REAL / "LukasSeglias__billiard-ai/test"
+JAMES = REAL / "james-ecd__pool-ball-tracker/resources/video-1531832402.mp4"
+PROFILES = ("pyramid-12ft", "pyramid-12ft", "kaisa-10ft")
+N_FRAMES = 4
+
+
+def view_params(seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    size = (1920, 1080) if rng.random() < 0.6 else (1280, 720)
+    strength = rng.choice(["none", "mild", "strong"], p=[0.3, 0.4, 0.3])
+    k1 = {"none": 0.0, "mild": rng.uniform(-0.12, -0.03), "strong": rng.uniform(-0.32, -0.18)}[
+        str(strength)
+    ]
+    k2 = 0.0 if strength != "strong" else rng.uniform(0.0, 0.08)
+    return {
+        "profile": str(rng.choice(PROFILES)),
+        "size": size,
+        "height_mm": float(rng.uniform(2500, 3500)),
+        "tilt_deg": (float(rng.uniform(-8, 8)), float(rng.uniform(-8, 8))),
+        "roll_deg": float(rng.uniform(-6, 6)),
+        "dist": (float(k1), float(k2), 0.0, 0.0, 0.0),
+        "fill": float(rng.uniform(0.8, 0.96)),
+        "offset_mm": (float(rng.uniform(-150, 150)), float(rng.uniform(-100, 100))),
+        "flip": bool(rng.random() < 0.5),  # head at the image right instead of left
+    }
+
+
+def make_view(seed: int, cache: Path | None = None):
+    """(frames, true camera, profile, params) for one seed; cached as PNGs."""
+    p = view_params(seed)
+    profile = load_profile(p["profile"])
+    cam = CameraModel.looking_down(
+        profile.size_mm,
+        p["size"],
+        height_mm=p["height_mm"],
+        tilt_deg=p["tilt_deg"],
+        roll_deg=p["roll_deg"],
+        dist=p["dist"],
+        fill=p["fill"],
+        offset_mm=p["offset_mm"],
+    )
+    if p["flip"]:  # the same camera turned 180 degrees about the optical axis
+        from luza.calibration.find_table import _rot_about_table
+
+        cam = _rot_about_table(cam, profile.length_mm, profile.width_mm)
+    files = [cache / f"view{seed}_{i}.png" for i in range(N_FRAMES)] if cache else []
+    if files and all(f.exists() for f in files):
+        return [cv2.imread(str(f)) for f in files], cam, profile, p
+    from luza.samples.look import random_look
+    from luza.samples.people import cue_for_strike, hand_at
+    from luza.samples.render import Renderer
+
+    from luza.physics.state import BallPose
+
+    rng = np.random.default_rng(seed + 7)
+    r = Renderer(profile, cam, random_look(rng), seed=seed)
+    L, W = profile.length_mm, profile.width_mm
+    R = profile.ball_radius_mm
+    n_balls = int(rng.integers(3, 16))
+    frames = []
+    for i in range(N_FRAMES):
+        poses = {
+            str(b + 1): BallPose(float(rng.uniform(R, L - R)), float(rng.uniform(R, W - R)))
+            for b in range(n_balls)
+        }
+        cue_ball = poses["1"]
+        occ = cue_for_strike(
+            profile, (cue_ball.x_mm, cue_ball.y_mm), float(rng.uniform(0, 2 * math.pi)), 1.0, 0.5
+        )
+        occ += hand_at(profile, (float(rng.uniform(0, L)), float(rng.uniform(0, W))), 0, 1, 0.5)
+        frames.append(r.render(poses, occ, t=0.1 * i))
+    if cache:
+        cache.mkdir(parents=True, exist_ok=True)
+        for f, img in zip(files, frames, strict=True):
+            cv2.imwrite(str(f), img)
+    return frames, cam, profile, p
+
+
+def evaluate(cal: Calibration, cam: CameraModel, profile) -> dict:
+    """Errors of a calibration against the true camera."""
+    hn = profile.cushion_nose_height_mm
+    L, W = profile.length_mm, profile.width_mm
+    corners = profile.bed_corners()
+    c_err = [
+        float(
+            np.linalg.norm(
+                np.array(cal.image_points["bed_corners"][k]) - cam.project(np.array(v), hn)
+            )
+        )
+        for k, v in corners.items()
+    ]
+    gx, gy = np.meshgrid(np.linspace(0, L, 15), np.linspace(0, W, 8))
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    bed_err = np.linalg.norm(cal.to_table(cam.project(grid, 0.0), 0.0) - grid, axis=1)
+    ball_err = np.linalg.norm(
+        cal.to_table(cam.project(grid, profile.ball_radius_mm), profile.ball_radius_mm) - grid,
+        axis=1,
+    )
+    pk = profile.pockets()
+    pocket_err = [
+        float(np.linalg.norm(cal.to_table(cam.project(np.array(p.centre), hn), hn) - p.centre))
+        for p in pk.values()
+    ]
+    spot_err = [
+        float(np.linalg.norm(cal.to_table(cam.project(np.array(v), 0.0), 0.0) - v))
+        for v in profile.spots.values()
+    ]
+    # head/foot right: the calibrated head-left corner is the true head-left corner
+    head_ok = c_err[0] < 30.0
+    return {
+        "corner_px": c_err,
+        "bed_mm_median": float(np.median(bed_err)),
+        "bed_mm_max": float(bed_err.max()),
+        "ball_mm_max": float(ball_err.max()),
+        "pocket_mm_max": max(pocket_err),
+        "spot_mm_max": max(spot_err),
+        "head_ok": bool(head_ok),
+    }
+
+
+def run_generated(seeds: list[int], cache: Path | None, out: Path | None, verbose: bool) -> dict:
+    rows = []
+    for seed in seeds:
+        frames, cam, profile, p = make_view(seed, cache)
+        t0 = time.perf_counter()
+        try:
+            cal = calibrate(frames, profile)
+            dt = time.perf_counter() - t0
+            ev = evaluate(cal, cam, profile)
+            ev.update(seed=seed, seconds=dt, ok=True, size=p["size"], k1=p["dist"][0])
+            if out and (verbose or max(ev["corner_px"]) > 2.5):
+                out.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(out / f"gen{seed}.png"), draw_overlay(frames[0], cal))
+        except CalibrationError as e:
+            dt = time.perf_counter() - t0
+            ev = {"seed": seed, "ok": False, "error": str(e), "seconds": dt, "size": p["size"]}
+        rows.append(ev)
+        if verbose:
+            print(
+                json.dumps(
+                    {
+                        k: (np.round(v, 2).tolist() if isinstance(v, list) else v)
+                        for k, v in ev.items()
+                    }
+                ),
+                flush=True,
+            )
+    return summarise(rows)
+
+
+def summarise(rows: list[dict]) -> dict:
+    ok = [r for r in rows if r["ok"]]
+    hd = [r for r in ok if r["size"][0] == 1920]
+    c1080 = np.concatenate([r["corner_px"] for r in hd]) if hd else np.zeros(0)
+    s = {
+        "views": len(rows),
+        "calibrated": len(ok),
+        "failed": [(r["seed"], r.get("error")) for r in rows if not r["ok"]],
+        "corner_px_1080_median": float(np.median(c1080)) if len(c1080) else None,
+        "corner_px_1080_max": float(c1080.max()) if len(c1080) else None,
+        "bed_mm_median": float(np.median([r["bed_mm_median"] for r in ok])) if ok else None,
+        "bed_mm_max": float(max(r["bed_mm_max"] for r in ok)) if ok else None,
+        "ball_centre_mm_max": float(max(r["ball_mm_max"] for r in ok)) if ok else None,
+        "pocket_mm_max": float(max(r["pocket_mm_max"] for r in ok)) if ok else None,
+        "spot_mm_max": float(max(r["spot_mm_max"] for r in ok)) if ok else None,
+        "head_right": f"{sum(r['head_ok'] for r in ok)}/{len(rows)}",
+        "seconds_median": float(np.median([r["seconds"] for r in rows])),
+    }
+    return s
+
+
+# ------------------------------------------------------------------ real footage
+def lukas_ground_truth() -> tuple[np.ndarray, np.ndarray]:
+    d = json.loads(
+        (
+            LUKAS / "billiard_detection/resources/test_detection/with_projector_on/without_halo/"
+            "testcases.json"
+        ).read_text()
+    )
+    prof = load_profile("snooker-lukasseglias")
+    L, W = prof.length_mm, prof.width_mm
+    mm, px = [], []
+    for case in d["cases"]:
+        for b in case["balls"]:
+            # their frame: origin at the table centre, +y towards the image top
+            mm.append((b["x"] + L / 2, W / 2 - b["y"]))
+            px.append((b["pixelX"], b["pixelY"]))
+    return np.array(mm), np.array(px)
+
+
+def run_real(out: Path | None) -> dict:
+    res: dict = {}
+    if not REAL.exists():
+        return {"skipped": "no /work/shared/realdata"}
+    prof = load_profile("snooker-lukasseglias")
+    imgs = sorted(
+        (LUKAS / "billiard_detection/resources/test_detection/with_projector_on/without_halo").glob(
+            "*.png"
+        )
+    )
+    frames = [cv2.imread(str(p)) for p in imgs]
+    t0 = time.perf_counter()
+    cal = calibrate(frames, prof)
+    dt = time.perf_counter() - t0
+    mm, px = lukas_ground_truth()
+    err = np.linalg.norm(cal.ball_to_table(px) - mm, axis=1)
+    res["lukas"] = {
+        "gt_balls": len(mm),
+        "ball_mm_median": float(np.median(err)),
+        "ball_mm_max": float(err.max()),
+        "head_end": cal.quality["head_end"],
+        "pockets_found": len(cal.quality["pockets"]["found"]),
+        "seconds": dt,
+    }
+    # one clip too: the same table from a video's frames
+    vid = LUKAS / "billiard_search/videos/null_grad_stoss_1_0003_0009.mp4"
+    vframes = _read_video(vid, 12)
+    cal_v = calibrate(vframes, prof)
+    err_v = np.linalg.norm(cal_v.ball_to_table(px) - mm, axis=1)
+    res["lukas_video"] = {
+        "ball_mm_median": float(np.median(err_v)),
+        "ball_mm_max": float(err_v.max()),
+    }
+    jf = _read_video(JAMES, 12)
+    cal_j = calibrate(jf, load_profile("pool-uk-7ft"))
+    res["james"] = {
+        "edge_rms_mm": cal_j.quality["edge_rms_mm"],
+        "pockets_found": len(cal_j.quality["pockets"]["found"]),
+        "head_end": cal_j.quality["head_end"]["decided_by"],
+    }
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(out / "real_lukas.png"), draw_overlay(frames[0], cal))
+        cv2.imwrite(str(out / "real_lukas_video.png"), draw_overlay(vframes[0], cal_v))
+        cv2.imwrite(str(out / "real_james.png"), draw_overlay(jf[0], cal_j))
+    return res
+
+
+def _read_video(path: Path, n: int) -> list[np.ndarray]:
+    cap = cv2.VideoCapture(str(path))
+    total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+    frames = []
+    for i in np.linspace(0, max(0, total - 1), n).astype(int):
+        cap.set(cv2.CAP_PROP_POS_FRAMES, int(i))
+        ok, f = cap.read()
+        if ok:
+            frames.append(f)
+    cap.release()
+    return frames
+
+
+def parse_seeds(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out.extend(range(int(a), int(b) + 1))
+        else:
+            out.append(int(part))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default="1000-1039")
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/luza_calbench_cache"))
+    ap.add_argument("--out", type=Path, default=None, help="folder for overlay PNGs")
+    ap.add_argument("--no-real", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args(argv)
+    summary = run_generated(parse_seeds(a.seeds), a.cache, a.out, a.verbose)
+    print(json.dumps({"generated": summary}, indent=2))
+    if not a.no_real:
+        print(json.dumps({"real": run_real(a.out)}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
