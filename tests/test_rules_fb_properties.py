@@ -54,8 +54,20 @@ def streams(draw, max_strokes: int = 12) -> Stream:
                     p = free[0] if free else _free_point(data, s)
                 if p is not None:
                     s.place(b, p)
-        whites = [b for b in ("W1", "W2") if b in s.pos]
-        if not whites:
+        # Mostly the player whose turn it is strikes his own white (as the rules say).
+        whites: list[str] = []
+        if data.draw(st.integers(0, 4)) > 0:
+            game = score_items(s.items(), "five-ball", "pyramid-12ft", OPTIONS).game
+            mine = "W1" if game.owner["W1"] == game.turn else "W2"
+            if mine not in s.pos:
+                p = _free_point(data, s, behind_line=True)
+                if p is not None:
+                    s.place(mine, p)
+            if mine in s.pos:
+                whites = [mine]
+        else:
+            whites = [b for b in ("W1", "W2") if b in s.pos]
+        if not whites or whites[0] not in s.pos:
             continue
         cue = data.draw(st.sampled_from(whites))
         on_table = sorted(s.pos)
@@ -64,15 +76,19 @@ def streams(draw, max_strokes: int = 12) -> Stream:
             s.call(ball, data.draw(st.sampled_from(POCKETS)))
         toks = []
         alive = set(s.pos)
-        if data.draw(st.booleans()):
+        if data.draw(st.integers(0, 3)) > 0:
             toks.append(f"{cue}~house")
         for _ in range(data.draw(st.integers(0, 6))):
-            kind = data.draw(st.sampled_from(["c", "c", "cu", "p", "off"]))
+            kind = data.draw(st.sampled_from(["c", "c", "cu", "p", "off", "pot", "pot"]))
             movers = sorted(alive)
             if not movers:
                 break
             a = data.draw(st.sampled_from(movers))
-            if kind == "c":
+            if kind == "pot" and cue in alive and a != cue:
+                # A clean pot: the cue ball strikes a ball, which drops.
+                toks += [f"{cue}-{a}", f"{a}>{data.draw(st.sampled_from(POCKETS))}"]
+                alive.discard(a)
+            elif kind == "c":
                 rest = [b for b in movers if b != a]
                 if rest:
                     toks.append(f"{a}-{data.draw(st.sampled_from(rest))}")
