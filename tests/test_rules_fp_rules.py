@@ -625,3 +625,21 @@ def test_gr_13_2_rerack_by_hand_is_not_reported_as_touching_or_bad_respots():
     b.strike("Y", "B").hit("Y", "2").pocket("5", "foot-left").end({"Y": (900.0, 300.0)})
     r2 = run(b).rulings[-1]
     assert r2.player == "B" and not r2.foul and any("GR-9.3: rack checked" in n for n in r2.notes)
+
+
+def test_gr_6_3_cue_ball_may_reach_the_object_ball_off_cushions():
+    b = mid()
+    b.strike("3").cushion("3", "left-head").cushion("3", "head").hit("3", "10").end(
+        {"3": (200.0, 1500.0), "10": (900.0, 1200.0)}
+    )
+    r, _ = one(b)
+    assert not r.foul and "GR-6.1" in r.rules
+
+
+def test_gr_8_2_4_jumped_lag_ball_loses():
+    b = StreamBuilder()
+    b.table_state({"Y": (800.0, 600.0), "1": (800.0, 1200.0)})
+    b.strike("Y", "A", lag=True).strike("1", "B", lag=True, dt=0.0)
+    b.cushion("Y", "foot").cushion("1", "foot").off("Y").end({"1": (300.0, 1200.0)})
+    r, _ = one(b)
+    assert r.next == "B" and any("GR-8.2(4)" in n for n in r.notes)
