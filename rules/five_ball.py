@@ -702,6 +702,7 @@ class FiveBall(Game):
         if kaisa_touched:
             self.kaisa_displaced = False
         hints: list[SpotHint] = []
+        by_ball_moved: set[str] = set()
         to_spot = sorted(b for b in self.awaiting if b not in back)
         on_table = {b: p for b, p in shot.at_rest.items() if b not in self.awaiting}
         ret = None
@@ -723,6 +724,17 @@ class FiveBall(Game):
                 r.respots.append(Respot(h.ball, h.pos))
                 extra = "" if h.first_choice else " (first spot occupied, FB-12.3)"
                 r.notes.append(f"respot {h.ball} on {h.spot}{extra}")
+        for it in shot.between_of_type("ball_moved"):  # FB-11.5: moved by an outside cause
+            b = str(it["ball"])
+            was = shot.at_rest.get(b)
+            if was is not None and b not in by_ball_moved:
+                by_ball_moved.add(b)
+                r.add_rule("FB-11.5")
+                r.respots.append(Respot(b, was))
+                r.notes.append(
+                    f"{b} moved with no ball touching it: put it back where it lay; a player "
+                    "who caused it is fouled by the referee (FB-11.5)"
+                )
         # What the hand did before the next stroke.
         by_ball = {h.ball: h for h in hints}
         by_ball.update(back)

@@ -700,3 +700,13 @@ def test_fb_14_2_a_lag_decides_who_starts_the_decider():
     rs, sc = rulings(s, match_minutes="1")
     assert rs[4].shot == 0 and "FB-14.2" in rs[4].rules and rs[4].next == "B"
     assert rs[5].player == "B" and rs[5].points == 6
+
+
+def test_fb_11_5_ball_moved_by_an_outside_cause_goes_back():
+    s = _after_break().stroke("W2", "W2-K", rest={"K": (2000.0, 1100.0)})
+    s._add("ball_moved", ball="R2", pos=[2700.0, 950.0])
+    s.pos["R2"] = (2700.0, 950.0)
+    s.stroke("W1", "W1-K", rest={"K": (2100.0, 1100.0)})
+    rs, _ = rulings(s)
+    assert "FB-11.5" in rs[1].rules and rs[1].next == "A"
+    assert [(x.ball, x.pos) for x in rs[1].respots] == [("R2", FOOT_LINE)]
