@@ -145,8 +145,8 @@ class FiveBall(Game):
         self.inning_player: str | None = None
         self.pending_calls: list[Item] = []
         self.pending_choices: list[Item] = []
-        self.cue_warned: set[str] = set()
-        self._timely_falls: list = []  # FB-10.14 over-length cue noted once
+        self.cue_warned: set[str] = set()  # FB-10.14 over-length cue noted once
+        self._timely_falls: list = []  # FB-11.4 hang_falls that count for this stroke
         self.winner_: str | None = None
         self.setups = 0
         # FB-14
