@@ -54,7 +54,7 @@ class Lamp:
     height_mm: float = 1000.0
     power: float = 1.0
     cone_exp: float = 2.0
-    radius_mm: float = 120.0
+    radius_mm: float = 170.0
 
 
 def _default_lamps() -> tuple[Lamp, ...]:
@@ -136,7 +136,7 @@ def random_look(rng: np.random.Generator) -> Look:
             height_mm=float(height + rng.normal(0, 20)),
             power=float(rng.uniform(0.85, 1.15)),
             cone_exp=float(rng.uniform(1.2, 3.5)),
-            radius_mm=float(rng.uniform(80, 160)),
+            radius_mm=float(rng.uniform(110, 230)),
         )
         for x in xs
     )

@@ -466,23 +466,36 @@ class Renderer:
         n = np.stack([-gx, -gy, -np.ones_like(gx)], -1)
         n /= np.linalg.norm(n, axis=-1, keepdims=True)
         # Walls: the side of the pocket holes (dark) or the table's apron.
-        in_hole_region = (mat == M_HOLE) | (mat == M_BED)
+        near_pocket = np.zeros((h, w), bool)
+        for pk in self.profile.pockets().values():
+            cx, cy = pk.centre
+            r = pk.spec.drop_radius_mm + pk.spec.drop_depth_mm + 10.0
+            near_pocket |= (X - cx) ** 2 + (Y - cy) ** 2 < r * r
+        in_hole_region = (mat == M_HOLE) | (mat == M_BED) | near_pocket
         hole_wall = wall & in_hole_region
         # The face under the cushion nose (undercut, in its own shadow).
         nose_face = wall & (mat == M_CUSHION)
+        nose_face &= ~near_pocket
         apron = wall & ~in_hole_region & ~nose_face
         alb[hole_wall] = np.array([0.006, 0.006, 0.007], np.float32)
         alb[apron] = _lin(look.apron_rgb)
         alb[nose_face] = self._cloth * 0.45
         n[wall] = -self._rays[wall]
+        floor_px = self._hit_h <= -FLOOR_DEPTH_MM + 1.0
+        if floor_px.any():
+            alb[floor_px] = self._floor_albedo(X[floor_px], Y[floor_px])
         P = self._P_surf.reshape(-1, 3).astype(np.float64)
         E = self._irradiance(P, n.reshape(-1, 3).astype(np.float64)).sum(1) / self._E0
         E = E.reshape(h, w).astype(np.float32)
         # Pocket interiors: light barely reaches down there.
         depth = np.clip(-self._hit_h, 0.0, None)
-        deep = np.exp(-depth / 25.0).astype(np.float32)
-        E = E * np.where(self._hit_h < -1.0, deep, 1.0)
-        amb = look.ambient * np.where(self._hit_h < -1.0, deep, 1.0)
+        in_pocket = ((self._hit_h < -1.0) & (self._hit_h > -FLOOR_DEPTH_MM + 1.0)) | hole_wall
+        deep = (0.03 + 0.3 * np.exp(-depth / 30.0)).astype(np.float32)
+        E = E * np.where(in_pocket, deep, 1.0)
+        amb = look.ambient * np.where(in_pocket, deep, 1.0)
+        # The floor: the lamps' shades keep most light on the table; the room lights it.
+        floor = self._hit_h <= -FLOOR_DEPTH_MM + 1.0
+        amb = np.where(floor, 1.5 * look.ambient, amb)
         shade = (amb + E) * ao / (1.0 + look.ambient)
         lin = alb * shade[..., None] * self._light[None, None, :] * look.brightness
         # A sheen on the cloth: the nap catches the lamps at grazing angles.
@@ -491,6 +504,25 @@ class Renderer:
             lin = cv2.GaussianBlur(lin, (0, 0), look.blur_px)
         self._bg_lin = lin.astype(np.float32)
         self._bg_u8 = self._encode(lin)
+
+    def _floor_albedo(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        """Floor boards (150 mm planks along the table) around the table, BGR linear."""
+        rng = np.random.default_rng(self.seed + 17)
+        plank_mm = 150.0
+        tone = np.exp(rng.normal(0.0, 0.18, 512)).astype(np.float32)
+        offs = rng.uniform(0, 2400.0, 512)
+        row = np.floor(Y / plank_mm).astype(np.int64) % 512
+        # Board ends: every 2.4 m, staggered per row.
+        xb = X + offs[row]
+        board = (row * 7 + np.floor(xb / 2400.0).astype(np.int64)) % 512
+        tex = textures.value_noise(rng, (256, 256), 6.0)
+        u = ((xb / 40.0) % 256).astype(np.float32)
+        v = ((Y / 3.0 + row * 37.0) % 256).astype(np.float32)
+        grain = tex[v.astype(np.int64) % 256, u.astype(np.int64) % 256]
+        edge = np.minimum((Y % plank_mm), plank_mm - (Y % plank_mm))
+        seam = np.clip(edge / 3.0, 0.35, 1.0)
+        f = tone[board] * (1.0 + 0.15 * grain) * seam
+        return _lin(self.look.floor_rgb)[None, :] * f[:, None]
 
     def _encode(self, lin: np.ndarray) -> np.ndarray:
         idx = np.clip(lin * 4095.0, 0, 4095).astype(np.int32)
