@@ -229,7 +229,7 @@ class FreePyramid(Game):
         r.add_rule("GR-8.1")
         faults: dict[int, list[str]] = {}
         for st, who in zip(shot.starts, owners, strict=True):
-            faults[who] = self._lag_faults(shot, str(st["cue_ball"]))
+            faults[who] = self.gr_8_2_lag_faults(shot, str(st["cue_ball"]))
             for f in faults[who]:
                 r.add_rule("GR-8.2")
                 r.notes.append(f"lag: {self.players[who]} loses, {f}")
@@ -294,7 +294,7 @@ class FreePyramid(Game):
             f"{self.players[self.breaker]} breaks"
         )
 
-    def _lag_faults(self, shot: ShotRecord, ball: str) -> list[str]:
+    def gr_8_2_lag_faults(self, shot: ShotRecord, ball: str) -> list[str]:
         """GR-8.2 (1)-(6) for one lag ball."""
         out = []
         evs = [i for i in shot.events if i.get("ball") == ball or ball in (i.get("a"), i.get("b"))]
@@ -404,7 +404,7 @@ class FreePyramid(Game):
             foul("GR-15.2", "struck before every ball had stopped", shooter)
 
         if is_break:
-            self._break_checks(shot, r, shooter, foul)
+            self.gr_9_12_break_checks(shot, r, shooter, foul)
         else:
             r.add_rule("FP-2")
         contact = self.gr_6_2_contact(shot, r)
@@ -412,7 +412,7 @@ class FreePyramid(Game):
             foul("GR-6.2", f"the cue ball {cue} touched no object ball", shooter)
         else:
             r.add_rule("GR-6.1")
-            self._close_balls_alarm(shot, contact[0], r)
+            self.gr_19_close_balls_alarm(shot, contact[0], r)
             if is_break:
                 legal, why = self.gr_13_1_legal_break(shot, contact[1])
                 r.add_rule("GR-13.1")
@@ -440,22 +440,8 @@ class FreePyramid(Game):
             foul(rule, f"{kind}, entered by the operator at t={it.t:g} s{when}", who, during)
 
         # which balls fell, and when (GR-22, GR-24)
-        pocketed = shot.pocketed()
-        put_back: dict[str, XY] = {}
-        for it in shot.between_of_type("hang_fall", "pocket"):
-            b = str(it["ball"])
-            late = it.t - shot.t_end
-            if late < o["hang_seconds"]:
-                pocketed.append(b)
-                r.add_rule("GR-24")
-                r.notes.append(f"GR-24: ball {b} fell {late:.1f} s after the stroke: it counts")
-            else:
-                put_back[b] = shot.at_rest[b]
-                r.add_rule("GR-24")
-                r.notes.append(
-                    f"GR-24: ball {b} hung {late:.1f} s before falling: it goes back where it "
-                    f"hung, {_fmt(put_back[b])}"
-                )
+        late, put_back = self.gr_24_hanging_balls(shot, r)
+        pocketed = shot.pocketed() + late
         for it in shot.of_type("bounce_out"):
             r.add_rule("GR-22.e")
             r.notes.append(f"GR-22.e: ball {it['ball']} bounced out of {it['pocket']}: in play")
@@ -503,9 +489,9 @@ class FreePyramid(Game):
             else:
                 penalty_to = 1 - offender
                 r.add_rule("GR-7.4", "FP-7")
-        choice = self._choose(shot, offender, is_break) if offender is not None else None
+        choice = self.gr_7_4_choice(shot, offender, is_break) if offender is not None else None
         rerack = choice is not None and choice[0] in RERACK_KINDS
-        self._between(shot, r, penalty_to, rerack)
+        self.fp_7_between_strokes(shot, r, penalty_to, rerack)
         if penalty_to is not None and len(self.shelf[penalty_to]) >= target:
             self._winner = penalty_to
             r.add_rule("FP-1", "FP-9")
@@ -514,7 +500,7 @@ class FreePyramid(Game):
             r.next = None
             r.notes.append(f"FP-1: {self.players[self._winner]} reaches {target} and wins")
         elif offender is not None and choice is not None:
-            self._after_foul(shot, r, offender, is_break, choice)
+            self.gr_7_4_apply_choice(shot, r, offender, is_break, choice)
         else:
             self.phase = "play"
             if points:
@@ -531,6 +517,27 @@ class FreePyramid(Game):
         return r
 
     # ---- rule checks -------------------------------------------------------------------
+    def gr_24_hanging_balls(self, shot: ShotRecord, r: Ruling) -> tuple[list[str], dict[str, XY]]:
+        """GR-24 / AMB-24: a ball dropping from a pocket's mouth after the stroke ended
+        counts for the stroke if it fell within ``hang_seconds``; later, it goes back
+        where it hung.  Returns (late pockets that count, {ball: where it goes back})."""
+        late: list[str] = []
+        put_back: dict[str, XY] = {}
+        for it in shot.between_of_type("hang_fall", "pocket"):
+            b = str(it["ball"])
+            after_s = it.t - shot.t_end
+            r.add_rule("GR-24")
+            if after_s < self.options["hang_seconds"]:
+                late.append(b)
+                r.notes.append(f"GR-24: ball {b} fell {after_s:.1f} s after the stroke: it counts")
+            else:
+                put_back[b] = shot.at_rest[b]
+                r.notes.append(
+                    f"GR-24: ball {b} hung {after_s:.1f} s before falling: it goes back where it "
+                    f"hung, {_fmt(put_back[b])}"
+                )
+        return late, put_back
+
     def gr_6_2_contact(self, shot: ShotRecord, r: Ruling) -> tuple[str, Item] | None:
         """GR-6.1/6.2/6.4: the first object ball the cue ball really hit (None: no contact).
 
@@ -597,7 +604,7 @@ class FreePyramid(Game):
 
         return list(CUSHIONS) + (list(JAWS) if self.options["jaws_count_as_cushions"] else [])
 
-    def _break_checks(self, shot: ShotRecord, r: Ruling, shooter: int, foul) -> None:
+    def gr_9_12_break_checks(self, shot: ShotRecord, r: Ruling, shooter: int, foul) -> None:
         """GR-9.1/9.3 rack, GR-12.2/FP-4 coloured ball, GR-12.3 house (a warning)."""
         cue = shot.cue_ball
         r.add_rule("GR-12.1", "FP-4")
@@ -628,7 +635,7 @@ class FreePyramid(Game):
                 bits.append("off the rack: " + ", ".join(rc.strays))
             r.notes.append(f"{rule} suggestion: the rack looks wrong ({'; '.join(bits)})")
 
-    def _close_balls_alarm(self, shot: ShotRecord, other: str, r: Ruling) -> None:
+    def gr_19_close_balls_alarm(self, shot: ShotRecord, other: str, r: Ruling) -> None:
         """GR-17/18/19 cannot be seen; a cue ball near its first object ball is flagged."""
         gap = shot.before[shot.cue_ball], shot.before[other]
         d = distance_mm(*gap) - self.profile.ball_diameter_mm
@@ -639,7 +646,9 @@ class FreePyramid(Game):
             )
 
     # ---- between the strokes -------------------------------------------------------------
-    def _between(self, shot: ShotRecord, r: Ruling, penalty_to: int | None, rerack: bool) -> None:
+    def fp_7_between_strokes(
+        self, shot: ShotRecord, r: Ruling, penalty_to: int | None, rerack: bool
+    ) -> None:
         """Hand events after the stroke: the penalty ball (FP-7), respots (GR-25), alarms."""
         o = self.options
         pos = dict(shot.at_rest)
@@ -739,7 +748,7 @@ class FreePyramid(Game):
                 f"{self.players[penalty_to]} gets no point"
             )
 
-    def _choose(self, shot: ShotRecord, offender: int, is_break: bool) -> tuple[str, str]:
+    def gr_7_4_choice(self, shot: ShotRecord, offender: int, is_break: bool) -> tuple[str, str]:
         """GR-7.4 / GR-13.2: the non-offender's choice: an input, who struck next, or 'play'."""
         non = 1 - offender
         kinds = PLAY_KINDS + HAND_BACK_KINDS + (RERACK_KINDS if is_break else ())
@@ -763,7 +772,7 @@ class FreePyramid(Game):
             how = f"no choice entered: {self.players[non]} plays"
         return kind, how
 
-    def _after_foul(
+    def gr_7_4_apply_choice(
         self, shot: ShotRecord, r: Ruling, offender: int, is_break: bool, choice: tuple[str, str]
     ) -> None:
         """GR-7.4 (and GR-13.2 after an illegal break): apply the non-offender's choice."""
