@@ -31,9 +31,15 @@ Writing a game (e.g. ``rules/five_ball.py``)::
 
     and register it in ``GAMES`` below ("five-ball": "luza.rules.five_ball:FiveBall").
 
-The driver (:func:`run_match`) calls ``setup`` for every :class:`Setup` and
-``rule`` for every :class:`ShotRecord`, in stream order, then
-:meth:`Game.final`.  A game raises :class:`RuleError` (a ``LuzaError``) naming
+The driver (``luza.rules.record.score_items``, or :func:`run_match` for
+ready-made records) calls ``setup`` for every :class:`Setup` and ``rule`` for
+every :class:`ShotRecord`, in stream order, then :meth:`Game.final`.  A record
+is handed over when the next stroke (or ``table_state``, or the end of the
+stream) arrives, so it holds the hand events and operator inputs that followed
+it; ``ShotRecord.following`` is that next ``shot_start`` (its ``player``, when
+known, tells who struck next).  ``rules/builder.py`` writes streams for tests.
+
+A game raises :class:`RuleError` (a ``LuzaError``) naming
 ``item.where`` for input it cannot accept (an unknown choice, a stroke after
 the game is over).  A game must be deterministic: the same records give the
 same rulings (the match record in ``rules/record.py`` relies on it).
