@@ -254,32 +254,40 @@ def _ransac_curve(t: np.ndarray, s: np.ndarray, rng: np.random.Generator) -> np.
     return best
 
 
-def _nose_index(g: np.ndarray, ab: np.ndarray, thr: float, band_n: int, off3: int) -> int | None:
-    """Index of the cushion nose in one edge-strength profile (bed first, outwards).
+def _nose_index(
+    g: np.ndarray, chroma: np.ndarray, bright: np.ndarray, thr: float, cw_n: float, k_bed: int
+) -> int | None:
+    """Index of the cushion nose in one (chunk-averaged) profile, bed first, outwards.
 
-    The first edge met from the bed; if a narrow band follows (the cushion's face
-    below the nose, or the shadow under it, seen obliquely) and beyond it lies the
-    same cloth (the cushion top), the band's outer edge.
+    The rail is where the cloth colour ends (chromaticity or brightness: the cushion
+    is covered with the bed's cloth, the rail is wood).  The nose is then the
+    outermost clear edge about one cushion width inside the rail: beyond it lies
+    only the cushion top; inside it may be a darker band (the cushion's face below
+    the nose, or the shadow under it, seen obliquely), which is not the nose.
     """
     n = len(g)
-    over = np.nonzero(g > thr)[0]
-    if over.size == 0:
+    ref_c = np.median(chroma[:k_bed], axis=0)
+    ref_b = float(np.median(bright[:k_bed]))
+    cloth = (np.linalg.norm(chroma - ref_c, axis=1) <= CUSHION_CHROMA_TOL) & (
+        bright >= CLOTH_MIN_BRIGHTNESS * ref_b
+    )
+    run = 6
+    not_cloth = ~cloth
+    rc = None
+    for k in range(k_bed, n - run):
+        if not_cloth[k : k + run].all():
+            rc = k
+            break
+    if rc is None:
         return None
-    k = int(over[0])
-    while k + 1 < n and g[k + 1] >= g[k]:
-        k += 1
-    bed_ab = ab[max(0, k - off3)]
-    # later peaks within the band (the face may be a ramp, with no valley between)
-    stop = min(n - 1, k + band_n)
-    best = k
-    for q in range(k + 1, stop):
-        peak = g[q] > thr and g[q] >= g[q - 1] and g[q] >= g[q + 1]
-        if peak and np.linalg.norm(ab[min(n - 1, q + off3)] - bed_ab) <= CUSHION_CHROMA_TOL:
-            best = q
-    k = best
-    if k == 0 or k + 1 >= n:
-        return None
-    return k
+    lo_r, hi_r = max(0, rc - 6), min(n, rc + 4)
+    rc = lo_r + int(np.argmax(g[lo_r:hi_r]))
+    lo = max(1, int(rc - 1.6 * cw_n))
+    hi = min(n - 1, int(rc - 0.35 * cw_n))
+    for q in range(hi, lo - 1, -1):
+        if g[q] > thr and g[q] >= g[q - 1] and g[q] >= g[q + 1]:
+            return q
+    return None
 
 
 def nose_edge_points(
@@ -323,25 +331,22 @@ def nose_edge_points(
         prof = _sample(f, many).mean(axis=2)  # (m, len(s), 3)
         g = np.sqrt((np.gradient(prof, ds, axis=1) ** 2).sum(-1))
         ab = _sample(lab, many).mean(axis=2)
-        off3 = int(3.0 / ds)
-        # widest face band: the nose height seen from the camera at the view angle
-        # to this side (focal-length prior), with room to spare
-        mid = (a + b) / 2 - np.array([img.shape[1], img.shape[0]]) / 2.0
-        tan_side = abs(float(np.dot(mid, n))) / (FOCAL_PRIOR_FRAC * img.shape[1])
-        band_px = 1.2 * profile.cushion_nose_height_mm * ppm * tan_side + 1.5
-        band_n = int(band_px / ds)
+        bright = prof.sum(-1)
+        cw_n = profile.cushion_width_mm * ppm / ds
         found_t, found_s = [], []
         # the nose's offset from the rough line, from chunk-averaged profiles (the
         # texture averages out, the nose does not), then each profile's own peak near it
         chunks = [slice(c0, min(len(t), c0 + EDGE_CHUNK)) for c0 in range(0, len(t), EDGE_CHUNK)]
         gms = np.array([g[rows].mean(axis=0) for rows in chunks])
-        inner_m = gms[:, : max(4, int(0.25 * len(s)))]
+        k_bed = max(4, int(0.25 * len(s)))
+        inner_m = gms[:, :k_bed]
         med_m = float(np.median(inner_m))
         mad_m = float(np.median(np.abs(inner_m - med_m))) * 1.4826
         thr_m = max(med_m + EDGE_NOISE_K * mad_m, 0.5)
         for rows, gm in zip(chunks, gms, strict=True):
-            ab_m = ab[rows].mean(axis=0)
-            kc = _nose_index(gm, ab_m, thr_m, band_n, off3)
+            kc = _nose_index(
+                gm, ab[rows].mean(axis=0), bright[rows].mean(axis=0), thr_m, cw_n, k_bed
+            )
             if kc is None:
                 continue
             win = max(2, int(EDGE_WINDOW_PX / ds))
