@@ -79,6 +79,7 @@ class Look:
     red_ball_rgb: tuple[float, float, float] = (0.55, 0.035, 0.03)
     yellow_ball_rgb: tuple[float, float, float] = (0.78, 0.52, 0.04)  # Five Ball kaisa 'K'
     print_rgb: tuple[float, float, float] = (0.02, 0.02, 0.025)  # numbers and dots
+    ball_gloss: float = 1.0  # strength of the balls' lamp reflections (0: matte, worn balls)
     lamps: tuple[Lamp, ...] = field(default_factory=_default_lamps)
     light_rgb: tuple[float, float, float] = LIGHT_COLOURS["warm"]
     ambient: float = 0.10  # room light relative to the lamps at the bed centre
@@ -150,6 +151,7 @@ def random_look(rng: np.random.Generator) -> Look:
         floor_rgb=_jitter(rng, (0.06, 0.05, 0.045), 0.4),
         ivory_rgb=_jitter(rng, (0.80, 0.74, 0.58), 0.04),
         coloured_ball_rgb=_jitter(rng, coloured, 0.06),
+        ball_gloss=float(rng.uniform(0.6, 1.2)),
         red_ball_rgb=_jitter(rng, (0.55, 0.035, 0.03), 0.06),
         yellow_ball_rgb=_jitter(rng, (0.78, 0.52, 0.04), 0.06),
         lamps=lamps,

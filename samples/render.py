@@ -914,7 +914,8 @@ class Renderer:
         spec = (self._lamp_power[None, :] * (2.2 * spot + 0.25 * glow)).sum(1)
         fres = 0.04 + 0.96 * (1.0 - np.abs(dn)) ** 5
         env = np.where(r[:, 2] > 0, 1.0, 0.0)[:, None] * self._cloth[None, :] * 0.8 + 0.03
-        lin = lin + spec[:, None] * self._light[None, :] + fres[:, None] * env
+        g = look.ball_gloss
+        lin = lin + g * (spec[:, None] * self._light[None, :] + fres[:, None] * env)
         lin *= look.brightness
         h, w = y1 - y0, x1 - x0
         col = np.zeros((h * w, 3), np.float32)
