@@ -469,6 +469,8 @@ class FreePyramid(Game):
         if to_respot or put_back:
             occ = dict(shot.at_rest)
             occ.update(put_back)
+            # balls still waiting from earlier strokes go first: keep their points clear
+            occ.update({b: p for b, p in self.awaiting.items() if b not in occ})
             order = [b for b in self.balls if b in to_respot]
             spots = respot_spots(order, occ, self.profile, o["respot_gap_mm"])
             for sp in [Respot(b, p) for b, p in put_back.items()] + spots:
@@ -523,15 +525,20 @@ class FreePyramid(Game):
         where it hung.  Returns (late pockets that count, {ball: where it goes back})."""
         late: list[str] = []
         put_back: dict[str, XY] = {}
-        for it in shot.between_of_type("hang_fall", "pocket"):
-            b = str(it["ball"])
+        pos = dict(shot.at_rest)
+        for it in shot.between:
+            b = str(it.get("ball"))
+            if it.type in ("ball_placed", "ball_moved"):
+                pos[b] = (float(it["pos"][0]), float(it["pos"][1]))
+            if it.type not in ("hang_fall", "pocket"):
+                continue
             after_s = it.t - shot.t_end
             r.add_rule("GR-24")
             if after_s < self.options["hang_seconds"]:
                 late.append(b)
                 r.notes.append(f"GR-24: ball {b} fell {after_s:.1f} s after the stroke: it counts")
             else:
-                put_back[b] = shot.at_rest[b]
+                put_back[b] = pos[b]
                 r.notes.append(
                     f"GR-24: ball {b} hung {after_s:.1f} s before falling: it goes back where it "
                     f"hung, {_fmt(put_back[b])}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +26,9 @@ from luza.rules.builder import StreamBuilder
 from luza.rules.engine import Ruling
 from luza.rules.free_pyramid import FreePyramid
 from luza.rules.record import record_lines, replay, score_items
+from luza.rules.stream import parse_items
+
+from luza.errors import LuzaError
 
 BALLS = ["Y", *(str(i) for i in range(1, 16))]
 POCKETS = ["head-left", "head-right", "middle-left", "middle-right", "foot-left", "foot-right"]
@@ -171,3 +175,67 @@ def test_generated_games_conserve_balls_score_by_the_rules_and_replay(tmp_path_f
     again, recorded = replay(rec)
     assert [r.to_dict() for r in again.rulings] == [d for _, d in recorded.rulings] == log
     assert json.dumps(again.final) == json.dumps(s.final)
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "rules" / "examples" / "free_pyramid_game.jsonl"
+
+
+def lag_rerack_hang() -> str:
+    """A lag, an illegal break, a re-rack by table_state, a hanging ball, a bounce-out."""
+    b = StreamBuilder()
+    b.table_state({"Y": (800.0, 600.0), "1": (800.0, 1200.0)})
+    b.strike("Y", "A", lag=True).strike("1", "B", lag=True, dt=0.0)
+    b.cushion("Y", "foot").cushion("1", "foot").end({"Y": (60.0, 600.0), "1": (90.0, 1200.0)})
+    b.choice("break").rack()
+    b.strike("Y", "A").hit("Y", "1").end({"Y": (1000.0, 300.0)})
+    b.remove("13").choice("rerack-opponent")
+    spots = {x.ball: x.pos for x in score_items(b.items()).rulings[-1].respots}
+    b.table_state({**spots, "Y": (600.0, 887.5)})
+    b.strike("Y", "A").hit("Y", "2").cushion("5", "foot").hang("5", "foot-left")
+    b.bounce_out("6", "foot-right").end({"Y": (1000.0, 300.0), "5": (3520.0, 30.0)})
+    b.hang_fall("5", "foot-left", dt=2.0)
+    b.strike("7", "A").hit("7", "8").off("8").end({"7": (2000.0, 300.0)})
+    b.remove("9").place("8", (2662.5, 887.5)).choice("hand-back")
+    return b.jsonl()
+
+
+LAG_RERACK = lag_rerack_hang()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_mutated_streams_are_scored_or_refused_with_a_luza_error(data):
+    """Drop, duplicate, swap or retime lines, or rename balls, of a real game: luza scores it
+    or refuses it with a LuzaError naming a line -- never another exception."""
+    lines = data.draw(st.sampled_from([EXAMPLE.read_text(), LAG_RERACK])).splitlines()
+    for _ in range(data.draw(st.integers(1, 3))):
+        k = data.draw(st.integers(0, len(lines) - 1))
+        op = data.draw(st.sampled_from(["drop", "dup", "swap", "ball", "time", "type"]))
+        d = json.loads(lines[k])
+        if op == "drop":
+            del lines[k]
+        elif op == "dup":
+            lines.insert(k, lines[k])
+        elif op == "swap" and k + 1 < len(lines):
+            lines[k], lines[k + 1] = lines[k + 1], lines[k]
+        elif op == "ball":
+            key = next((x for x in ("ball", "cue_ball", "a", "b") if x in d), None)
+            if key:
+                d[key] = data.draw(st.sampled_from([*BALLS, "W1", "16", ""]))
+                lines[k] = json.dumps(d)
+        elif op == "time":
+            d["t"] = data.draw(st.floats(-1.0, 200.0))
+            lines[k] = json.dumps(d)
+        elif op == "type":
+            d["type"] = data.draw(st.sampled_from(["pocket", "shot_end", "ball_placed", "hang"]))
+            lines[k] = json.dumps(d)
+        if not lines:
+            return
+    items = []
+    try:
+        items = list(parse_items(lines, "m"))
+        s = score_items(items)
+    except LuzaError as e:
+        assert re.match(r"(m:\d+: |the stream has no table_state)", str(e)), str(e)
+        return
+    assert s.final["type"] == "final"

@@ -643,3 +643,15 @@ def test_gr_8_2_4_jumped_lag_ball_loses():
     b.cushion("Y", "foot").cushion("1", "foot").off("Y").end({"1": (300.0, 1200.0)})
     r, _ = one(b)
     assert r.next == "B" and any("GR-8.2(4)" in n for n in r.notes)
+
+
+def test_gr_25_a_ball_still_waiting_keeps_its_spot_clear():
+    b = mid()
+    b.strike("3").hit("3", "4").pocket("4", "foot-left").foul("push").end()
+    b.choice("hand-back")  # 4 is not put back yet
+    b.strike("5", "A").hit("5", "6").pocket("6", "foot-left").foul("push").end()
+    s = run(b)
+    first, second = s.rulings
+    assert first.respots[0].pos == (L * 0.75, W / 2)
+    assert second.respots[0].ball == "6" and second.respots[0].pos == (L * 0.75 + D, W / 2)
+    assert any("ball 4 still waits" in n for n in second.notes)
