@@ -125,6 +125,7 @@ class BallDetector:
         self.inward_edges = True  # rim edges get brighter towards the centre (no dark balls)
         self.edge_radius_factor = 1.0  # measured rim radius / expected radius (free rims)
         self._radius_ratios: list[float] = []
+        self._grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ geometry
     def _centre_region(self, xy: np.ndarray) -> np.ndarray:
@@ -162,7 +163,7 @@ class BallDetector:
 
     def _chroma_intensity(self, work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         f = work.astype(np.float32)
-        s = f.sum(axis=2) + 3.0
+        s = f[..., 0] + f[..., 1] + f[..., 2] + 3.0
         return f / s[..., None], s
 
     def _estimate_cloth(self, chroma: np.ndarray, inten: np.ndarray) -> tuple:
@@ -208,7 +209,9 @@ class BallDetector:
                 inf = inf[off[1] : off[1] + h, off[0] : off[0] + w]
         else:
             cf, inf = self._estimate_cloth(chroma, inten)
-        dc = np.sqrt(((chroma - cf) ** 2).sum(axis=2))
+        dd = chroma - cf
+        dd *= dd
+        dc = np.sqrt(dd[..., 0] + dd[..., 1] + dd[..., 2])
         rel = inten / inf
         fg = np.maximum.reduce(
             [
@@ -410,19 +413,21 @@ class BallDetector:
             dd = np.hypot(dn[:, 0], dn[:, 1])
             close = (dd > 0.5 * r) & (dd < 2.5 * r)
             nbr = dn[close] / dd[close, None]
+            ix, iy = int(round(out[i, 0])), int(round(out[i, 1]))
+            if ix - k < 1 or iy - k < 1 or ix + k >= w - 1 or iy + k >= h - 1:
+                continue
+            # one gradient per ball; the iterations only move the centre within it
+            patch = image[iy - k - 1 : iy + k + 2, ix - k - 1 : ix + k + 2]
+            gx, gy, m = max_channel_gradient(patch)
+            gx, gy, m = gx[1:-1, 1:-1], gy[1:-1, 1:-1], m[1:-1, 1:-1]
+            mag = np.sqrt(m)
+            strong = mag > EDGE_MIN_GRAD
+            xx, yy = self._grid_xy(k)
             for _ in range(2):
                 cx, cy = out[i]
-                ix, iy = int(round(cx)), int(round(cy))
-                if ix - k < 1 or iy - k < 1 or ix + k >= w - 1 or iy + k >= h - 1:
-                    break
-                patch = image[iy - k - 1 : iy + k + 2, ix - k - 1 : ix + k + 2]
-                gx, gy, m = max_channel_gradient(patch)
-                gx, gy, m = gx[1:-1, 1:-1], gy[1:-1, 1:-1], m[1:-1, 1:-1]
-                yy, xx = np.mgrid[-k : k + 1, -k : k + 1].astype(np.float32)
                 px_, py_ = xx + (ix - cx), yy + (iy - cy)  # relative to the centre
-                dist = np.sqrt(px_ * px_ + py_ * py_)
-                mag = np.sqrt(m)
-                sel = (mag > EDGE_MIN_GRAD) & (dist > 0.6 * r) & (dist < 1.35 * r)
+                d2 = px_ * px_ + py_ * py_
+                sel = strong & (d2 > (0.6 * r) ** 2) & (d2 < (1.35 * r) ** 2)
                 if sel.sum() < 8:
                     break
                 g = mag[sel]
@@ -462,6 +467,13 @@ class BallDetector:
             self.edge_radius_factor = float(np.median(self._radius_ratios[-200:]))
             self._radius_ratios = self._radius_ratios[-200:]
         return out
+
+    def _grid_xy(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        g = self._grids.get(k)
+        if g is None:
+            yy, xx = np.mgrid[-k : k + 1, -k : k + 1].astype(np.float32)
+            g = self._grids[k] = (xx, yy)
+        return g
 
     def _core_support(self, fg: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Mean foreground over the central disc at each (x, y) work pixel."""
