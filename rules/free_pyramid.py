@@ -136,6 +136,7 @@ class FreePyramid(Game):
         self.shelf: list[list[str]] = [[], []]
         self.table: dict[str, XY] = {}
         self.awaiting: dict[str, XY] = {}  # ball -> where it goes back (GR-24/25)
+        self.hung: set[str] = set()  # awaiting balls that go back where they hung (GR-24)
         self.held: set[str] = set()  # taken off the table by a hand, not scored
         self.turn = 0
         self.breaker = 0
@@ -476,6 +477,7 @@ class FreePyramid(Game):
             for sp in [Respot(b, p) for b, p in put_back.items()] + spots:
                 self.awaiting[sp.ball] = sp.pos
                 r.respots.append(sp)
+            self.hung |= set(put_back)
             if spots:
                 r.add_rule("GR-25", "FP-8")
 
@@ -721,7 +723,7 @@ class FreePyramid(Game):
                     want = self.awaiting.pop(b)
                     others = [q for k, q in pos.items() if k != b]
                     # GR-25 point against the table as it is now (hang put-backs keep theirs)
-                    fixed = b in shot.at_rest
+                    fixed = b in self.hung
                     target = (
                         want if fixed else respot_point(self.profile, others, o["respot_gap_mm"])
                     )
@@ -834,6 +836,7 @@ class FreePyramid(Game):
         for b in list(self.awaiting):
             if b in positions:
                 del self.awaiting[b]
+        self.hung &= set(self.awaiting)
         self.held -= set(positions)
         if not self.begun:
             return
