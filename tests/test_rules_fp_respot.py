@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from luza.calibration.profiles import load_profile
+from luza.rules.builder import StreamBuilder
 from luza.rules.respot import (
     in_house,
     incomplete_pyramid,
@@ -15,6 +17,8 @@ from luza.rules.respot import (
     respot_point,
     respot_spots,
 )
+
+from luza.cli import main
 
 P = load_profile("pyramid-12ft")
 L, W, D = P.length_mm, P.width_mm, P.ball_diameter_mm
@@ -129,3 +133,29 @@ def test_gr_9_1_rack_check_tolerance():
     res = rack_check(pos, pts, 5.0)
     assert not res.ok and res.strays == ["15"] and res.empty == [pts[14]]
     assert rack_check(pos, pts, 10.0).worst_mm == pytest.approx(8.0)
+
+
+def test_gr_25_geometry_follows_the_table_profile():
+    k = load_profile("kaisa-10ft")
+    rear = k.spots["rear"]
+    assert respot_point(k, []) == rear
+    x, _ = respot_point(k, [rear])
+    assert x == pytest.approx(rear[0] + k.ball_diameter_mm)
+
+
+def test_cli_table_option_selects_the_profile(tmp_path, capsys):
+    k = load_profile("kaisa-10ft")
+    b = StreamBuilder(profile=k)
+    pos = {
+        x: (300.0 + (i % 6) * 250.0, 200.0 + (i // 6) * 350.0)
+        for i, x in enumerate(["Y", *(str(i) for i in range(1, 16))])
+    }
+    b.table_state(pos, score={"A": 0, "B": 0})
+    b.strike("3").hit("3", "4").pocket("4", "foot-left").foul("push").end()
+    p = tmp_path / "k.jsonl"
+    p.write_text(b.jsonl())
+    assert main(["score", str(p), "--table", "kaisa-10ft", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first["respots"] == [
+        {"ball": "4", "pos": [round(k.spots["rear"][0], 1), round(k.spots["rear"][1], 1)]}
+    ]
