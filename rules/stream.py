@@ -108,6 +108,7 @@ class StreamChecker:
         self.started = False  # a table_state has been seen
         self.stroke: ShotRecord | None = None
         self.pending: Setup | ShotRecord | None = None
+        self.lag_pending: ShotRecord | None = None  # a lag record held over the rack
         self.pre_inputs: list[Item] = []
         self.n = 0
         self.last: Item | None = None
@@ -143,6 +144,16 @@ class StreamChecker:
         return {b: (float(v[0]), float(v[1])) for b, v in pos.items()}
 
     def _flush(self, by: Item | None = None) -> Iterator[Setup | ShotRecord]:
+        if self.lag_pending is not None:
+            # the lag's record waited over the rack's table_state: the GR-8.4 choice
+            # entered after the rack still belongs to it
+            lag, self.lag_pending = self.lag_pending, None
+            if isinstance(self.pending, Setup):
+                moved = [i for i in self.pending.inputs if i.type == "choice"]
+                lag.inputs.extend(moved)
+                self.pending.inputs = [i for i in self.pending.inputs if i.type != "choice"]
+            lag.following = by
+            yield lag
         if self.pending is not None:
             self.pending.after = dict(self.positions)
             if isinstance(self.pending, ShotRecord):
@@ -190,7 +201,12 @@ class StreamChecker:
                     f"(use --game {it['game']})",
                 )
             pos = self._positions(it)
-            yield from self._flush(it)
+            if isinstance(self.pending, ShotRecord) and self.pending.lag and not self.lag_pending:
+                self.pending.after = dict(self.positions)
+                held, self.pending = self.pending, None
+                self.lag_pending = held  # handed over at the next stroke, after this rack
+            else:
+                yield from self._flush(it)
             self.positions = pos
             self.gone = {b: it.where for b in self.balls if b not in pos}
             self.started = True

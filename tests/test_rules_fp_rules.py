@@ -655,3 +655,13 @@ def test_gr_25_a_ball_still_waiting_keeps_its_spot_clear():
     assert first.respots[0].pos == (L * 0.75, W / 2)
     assert second.respots[0].ball == "6" and second.respots[0].pos == (L * 0.75 + D, W / 2)
     assert any("ball 4 still waits" in n for n in second.notes)
+
+
+def test_gr_8_4_choice_entered_after_the_rack_still_decides_the_break():
+    b = lag((60.0, 600.0), (90.0, 1200.0))
+    b.rack()
+    b.choice("let-break")
+    legal_break(b, "B")
+    s = run(b)
+    assert s.rulings[0].shot == 0 and s.rulings[0].next == "B"
+    assert s.rulings[1].player == "B" and not s.rulings[1].foul
