@@ -27,7 +27,7 @@ CLOTH_COLOURS: dict[str, tuple[float, float, float]] = {
 # Rail woods (linear RGB of the mid tone).
 WOOD_COLOURS: dict[str, tuple[float, float, float]] = {
     "walnut": (0.10, 0.045, 0.02),
-    "oak": (0.30, 0.16, 0.07),
+    "oak": (0.24, 0.14, 0.075),
     "mahogany": (0.17, 0.045, 0.025),
     "ebony": (0.03, 0.022, 0.018),
     "cherry": (0.22, 0.07, 0.035),
@@ -148,7 +148,9 @@ def random_look(rng: np.random.Generator) -> Look:
         cloth_wear=float(rng.uniform(0.0, 0.08)),
         wood_rgb=_jitter(rng, WOOD_COLOURS[str(wood)], 0.1),
         wood_grain=float(rng.uniform(0.2, 0.5)),
-        floor_rgb=_jitter(rng, (0.06, 0.05, 0.045), 0.4),
+        floor_rgb=_jitter(rng, (0.06, 0.05, 0.045), 0.08)
+        if rng.random() < 0.5
+        else tuple(float(c * rng.uniform(0.5, 1.5)) for c in (0.05, 0.045, 0.042)),
         ivory_rgb=_jitter(rng, (0.80, 0.74, 0.58), 0.04),
         coloured_ball_rgb=_jitter(rng, coloured, 0.06),
         ball_gloss=float(rng.uniform(0.6, 1.2)),

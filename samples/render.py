@@ -48,7 +48,7 @@ CUSHION_RISE_MM = 5.0  # cushion top: from the nose up to the rail
 RAIL_ABOVE_CUSHION_MM = 2.0
 NOSE_ROUND_MM = 7.0
 SPOT_RADIUS_MM = 6.0
-LINE_WIDTH_MM = 2.5
+LINE_WIDTH_MM = 2.0
 MARK_DOT_RADIUS_MM = 5.0  # Five Ball W1/W2 dots
 MARK_PAIR_GAP_MM = 14.0  # centre distance of W2's two dots
 NUMBER_DECAL_HALF_ANGLE = 0.62  # rad: half-size of the printed number on the sphere
@@ -288,7 +288,7 @@ class Renderer:
                 mark,
                 tuple(a),
                 tuple(b),
-                200,
+                150,
                 max(1, int(round(LINE_WIDTH_MM / c))),
                 cv2.LINE_AA,
                 shift=4,
