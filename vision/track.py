@@ -235,8 +235,20 @@ class BallTracker:
         labels = det.labels
         xy = det.xy_mm
         free = {c: [b for b in ids if ball_class(self.game, b) == c] for c in set(self._classes())}
+        # per class, the most convincing detections get the ids (a game has a fixed set)
+        conf = det.score.copy()
+        if det.classes and det.cls_prob.shape[1]:
+            k = {c: j for j, c in enumerate(det.classes)}
+            conf = conf * np.array(
+                [det.cls_prob[i, k[lab]] if lab in k else 1.0 for i, lab in enumerate(labels)]
+            )
+        chosen: list[int] = []
+        for c, balls in free.items():
+            cand = [i for i in range(len(det)) if (labels[i] or self._classes()[0]) == c]
+            cand.sort(key=lambda i: -conf[i])
+            chosen += cand[: len(balls)]
+        order = [i for i in self._id_order(xy, labels) if i in set(chosen)]
         used = set()
-        order = self._id_order(xy, labels)
         for i in order:
             c = labels[i] if labels[i] else self._classes()[0]
             cands = [b for b in free.get(c, []) if b not in used]
