@@ -258,6 +258,8 @@ class Ruling:
         """One human-readable line (plus indented notes) for a referee."""
         who = self.player if self.player is not None else "-"
         head = f"shot {self.shot}: {who}" + (f" with {self.cue_ball}" if self.cue_ball else "")
+        if self.shot == 0 and self.player is None:
+            head = "lag"
         parts = [head]
         if self.foul:
             parts.append("FOUL " + "; ".join(f"{f.rule} {f.why}" for f in self.fouls))

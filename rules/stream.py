@@ -12,7 +12,9 @@ Conventions (also in ``rules/REFEREE.md``):
 
 * A **lag** (GR-8) is two ``shot_start`` events with ``"lag": true`` (each with
   its ``player`` and ``cue_ball``) before one ``shot_end``; it becomes one
-  record with ``lag=True``.
+  record with ``lag=True``.  When the rack's ``table_state`` follows, the lag's
+  record is handed over after it, at the break, so a ``choice`` entered after
+  racking (GR-8.4) still belongs to the lag.
 * A stroke struck **before the previous one ended** (GR-15.2): the tracker
   closes the running stroke with a ``shot_end`` carrying ``"at_rest": false``
   (or marks the new ``shot_start`` with ``"before_rest": true``).
