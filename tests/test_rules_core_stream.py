@@ -244,3 +244,20 @@ def test_game_registry_is_lazy_and_names_unknown_games():
     assert GAMES["free-pyramid"] == "luza.rules.free_pyramid:FreePyramid"
     with pytest.raises(RuleError, match="unknown game 'snooker'"):
         load_game("snooker", load_profile("pyramid-12ft"))
+
+
+def test_cli_inputs_file_adds_a_referee_foul_and_choice(tmp_path, capsys):
+    b = base()
+    b.strike("3").hit("3", "4").pocket("4", "foot-left").end()  # t 0.2 .. 0.5
+    b.remove("9")  # t 0.6
+    b.strike("5", "A").hit("5", "6").end()
+    p = write(tmp_path, b)
+    q = tmp_path / "ref.jsonl"
+    q.write_text(
+        '{"type": "foul", "t": 0.3, "kind": "push"}\n'
+        '{"type": "choice", "t": 0.65, "kind": "hand-back"}\n'
+    )
+    assert main(["score", str(p), "--inputs", str(q), "--json"]) == 0
+    first, second, final = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert first["fouls"][0]["rule"] == "GR-18" and first["points"] == 0 and first["next"] == "A"
+    assert not second["foul"] and final["score"] == {"A": 0, "B": 1}
