@@ -100,6 +100,8 @@ class Renderer:
         self._build_table_maps()
         self._march()
         self._shade_background()
+        # The table maps are only needed to build the background: free them.
+        del self._H, self._mat, self._alb, self._ao_map, self._gx, self._gy
         self._setup_noise()
 
     # ------------------------------------------------------------------ set-up
@@ -182,17 +184,19 @@ class Renderer:
         dy = np.maximum(np.maximum(-Y, Y - W), 0.0)
         d = np.maximum(dx, dy)  # distance outside the bed (square rings)
         nose = pr.cushion_nose_height_mm
-        top = nose + CUSHION_RISE_MM
+        top = nose + 0.45 * NOSE_ROUND_MM + CUSHION_RISE_MM
         rail_h = top + RAIL_ABOVE_CUSHION_MM
         outer = cw + rw
         H = np.zeros((ny, nx), np.float32)
         mat = np.full((ny, nx), M_BED, np.uint8)
         cush = (d > 0) & (d <= cw)
-        # Cushion: rounded nose, then the top sloping up to the rail.
+        # Cushion: the nose (its outermost line, what the camera sees as the cushion's
+        # edge) at exactly `cushion_nose_height_mm`; the rubber rounds up behind it and
+        # the top slopes up to the rail.
         dn = np.clip(d / NOSE_ROUND_MM, 0.0, 1.0)
-        nose_profile = nose - 0.45 * NOSE_ROUND_MM * (1.0 - dn) ** 2
-        slope = nose + CUSHION_RISE_MM * _smoothstep(0.0, 1.0, d / cw)
-        H[cush] = np.minimum(nose_profile, nose)[cush] + (slope - nose)[cush]
+        nose_profile = nose + 0.45 * NOSE_ROUND_MM * (1.0 - (1.0 - dn) ** 2)
+        slope = CUSHION_RISE_MM * _smoothstep(0.0, 1.0, d / cw)
+        H[cush] = (nose_profile + slope)[cush]
         mat[cush] = M_CUSHION
         rail = (d > cw) & (d <= outer)
         edge = np.clip((outer - d) / 12.0, 0.0, 1.0)
@@ -502,7 +506,6 @@ class Renderer:
         lin *= self._vig[..., None]
         if look.blur_px > 0:
             lin = cv2.GaussianBlur(lin, (0, 0), look.blur_px)
-        self._bg_lin = lin.astype(np.float32)
         self._bg_u8 = self._encode(lin)
 
     def _floor_albedo(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -553,6 +556,15 @@ class Renderer:
         self._noise_lut = np.clip(np.round(sig * 16.0), 0, 255).astype(np.uint8)
 
     # ------------------------------------------------------------------ public
+    def surface_at(self, px: np.ndarray) -> np.ndarray:
+        """What the static scene shows at pixels ``px`` (N, 2), as table points
+        ``(x_mm, y_mm, height_mm)`` (nearest pixel; the floor is at ``-FLOOR_DEPTH_MM``)."""
+        p = np.round(np.asarray(px, np.float64).reshape(-1, 2)).astype(np.int64)
+        u = np.clip(p[:, 0], 0, self.width - 1)
+        v = np.clip(p[:, 1], 0, self.height - 1)
+        P = self._P_surf[v, u].astype(np.float64)
+        return np.column_stack([P[:, 0], P[:, 1], -P[:, 2]])
+
     def background(self) -> np.ndarray:
         """The empty table (no balls, no people, no noise), BGR uint8."""
         return self._bg_u8.copy()

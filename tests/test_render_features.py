@@ -259,3 +259,22 @@ def test_random_looks_are_plausible(seed):
     assert len(look.lamps) >= 3
     assert all(0.0 <= c <= 1.0 for c in look.cloth_rgb)
     assert look != random_look(np.random.default_rng(seed + 100))
+
+
+@pytest.mark.parametrize("cushion", ["head", "foot", "left-head", "right-foot"])
+def test_cushion_nose_seen_at_its_true_height(tilted, cushion):
+    """Just outside the nose line (projected at the nose height) the camera sees the
+    cushion at >= the nose height; just inside (projected on the cloth), the bed."""
+    c = PROFILE.cushions()[cushion]
+    nose = PROFILE.cushion_nose_height_mm
+    a, b, nrm = np.array(c.a), np.array(c.b), np.array(c.normal)
+    for u in (0.2, 0.5, 0.8):
+        p = a + (b - a) * u
+        out_px = tilted.camera.project(p - nrm * 2.0, nose)
+        in_px = tilted.camera.project(p + nrm * 2.0, 0.0)
+        # One pixel further out / in, so rounding to a pixel cannot cross the edge.
+        step = (out_px - in_px) / max(np.linalg.norm(out_px - in_px), 1e-9)
+        h_out = tilted.surface_at(out_px + step)[0, 2]
+        h_in = tilted.surface_at(in_px - step)[0, 2]
+        assert nose - 0.5 <= h_out <= nose + 15.0
+        assert abs(h_in) < 0.5
