@@ -37,6 +37,7 @@ class Capsule:
     r1_mm: float
     rgb: tuple[float, float, float]
     gloss: float = 0.0  # 0 matte (skin, cloth) .. 1 varnished wood
+    kind: str = ""  # surface detail the renderer adds: "cloth" (folds), "hair", "" (plain)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Ellipsoid:
     yaw_rad: float
     rgb: tuple[float, float, float]
     gloss: float = 0.0
+    kind: str = ""
 
 
 Occluder = Capsule | Ellipsoid
@@ -151,8 +153,8 @@ def _arm(
     cut = w + (e - w) * min(1.0, bare_mm / fl)
     return [
         Capsule(tuple(w), tuple(cut), 27.0, 31.0, skin),
-        Capsule(tuple(cut), tuple(e), 36.0, 42.0, sleeve),
-        Capsule(tuple(e), tuple(s), 44.0, 52.0, sleeve),
+        Capsule(tuple(cut), tuple(e), 36.0, 42.0, sleeve, kind="cloth"),
+        Capsule(tuple(e), tuple(s), 44.0, 52.0, sleeve, kind="cloth"),
     ]
 
 
@@ -201,9 +203,11 @@ def _body(
     head_c = (m[0] + head_dir[0] * 150.0, m[1] + head_dir[1] * 150.0, m[2] + 60.0)
     neck_c = (m[0] + head_dir[0] * 70.0, m[1] + head_dir[1] * 70.0, m[2] + 30.0)
     return [
-        Ellipsoid(back_c, (300.0, 205.0, 120.0), yaw, sleeve),
+        Ellipsoid(back_c, (300.0, 205.0, 120.0), yaw, sleeve, kind="cloth"),
         Capsule(neck_c, head_c, 55.0, 60.0, (0.5, 0.3, 0.2)),
-        Ellipsoid(head_c, (110.0, 82.0, 95.0), math.atan2(head_dir[1], head_dir[0]), hair),
+        Ellipsoid(
+            head_c, (110.0, 82.0, 95.0), math.atan2(head_dir[1], head_dir[0]), hair, kind="hair"
+        ),
     ]
 
 
