@@ -38,7 +38,14 @@ from luza.samples import textures
 from luza.samples.look import Look
 from luza.samples.people import Capsule, Ellipsoid, flatten
 
+from luza.errors import LuzaError
+from luza.events import GAMES
 from luza.physics.state import BallPose
+
+
+class RenderError(LuzaError):
+    """The renderer cannot be set up as asked (unknown game, unusable camera)."""
+
 
 GAMMA = 2.2
 FLOOR_DEPTH_MM = 780.0  # floor below the cloth
@@ -84,6 +91,11 @@ class Renderer:
         game: str = "free-pyramid",
         seed: int = 0,
     ) -> None:
+        if game not in GAMES:
+            raise RenderError(f"unknown game '{game}'; games: {', '.join(GAMES)}")
+        w, h = camera.image_size
+        if w < 16 or h < 16:
+            raise RenderError(f"image size {w}x{h} is too small to render")
         self.profile = profile
         self.camera = camera
         self.look = look or Look()

@@ -278,3 +278,22 @@ def test_cushion_nose_seen_at_its_true_height(tilted, cushion):
         h_in = tilted.surface_at(in_px - step)[0, 2]
         assert nose - 0.5 <= h_out <= nose + 15.0
         assert abs(h_in) < 0.5
+
+
+@pytest.mark.parametrize("name", ["kaisa-10ft", "pool-uk-7ft", "snooker-lukasseglias"])
+def test_other_tables_render(name):
+    profile = load_profile(name)
+    cam = CameraModel.looking_down(profile.size_mm, (320, 180), height_mm=2800.0)
+    r = Renderer(profile, cam, random_look(np.random.default_rng(1)), seed=0)
+    Lp, Wp = profile.size_mm
+    img = r.render({"W1": BallPose(Lp / 2, Wp / 3)}, noise=False)
+    assert img.shape == (180, 320, 3)
+    assert np.abs(img.astype(int) - r.background()).max() > 60
+
+
+def test_bad_set_up_is_a_luza_error():
+    from luza.errors import LuzaError
+
+    cam = CameraModel.looking_down(PROFILE.size_mm, (320, 180))
+    with pytest.raises(LuzaError):
+        Renderer(PROFILE, cam, game="snooker")
