@@ -165,6 +165,12 @@ class FreePyramid(Game):
 
     def setup(self, setup: Setup) -> None:
         where = setup.item.where
+        if self.phase == "over":
+            raise rule_error(
+                where,
+                f"the game ended ({self.winner()} won); score the next game as a stream of its "
+                "own, with 'turn' naming its breaker (GR-14: players take turns to break)",
+            )
         if self.phase not in ("start", "lagged", "rerack"):
             raise rule_error(
                 where,

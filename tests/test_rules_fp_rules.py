@@ -665,3 +665,18 @@ def test_gr_8_4_choice_entered_after_the_rack_still_decides_the_break():
     s = run(b)
     assert s.rulings[0].shot == 0 and s.rulings[0].next == "B"
     assert s.rulings[1].player == "B" and not s.rulings[1].foul
+
+
+def test_gr_14_a_new_rack_after_the_game_names_the_next_game():
+    b = mid(score={"A": 7, "B": 3})
+    b.strike("Y").hit("Y", "12").pocket("12", "foot-left").end()
+    b.rack()
+    with pytest.raises(RuleError, match=r"gen:6: the game ended \(A won\).*GR-14"):
+        run(b)
+
+
+def test_table_state_turn_names_who_plays_first():
+    b = mid(turn="B")
+    b.strike("3", "B").hit("3", "4").end({"4": (900.0, 500.0)})
+    r, _ = one(b)
+    assert not r.foul and r.player == "B" and r.next == "A"
