@@ -174,6 +174,11 @@ def rough_quad(mask: np.ndarray, scale: float) -> np.ndarray:
     """Four corners (full-res px) of the cloth region, counter-clockwise on screen."""
     hs, ws = mask.shape
     border = np.concatenate([mask[0], mask[-1], mask[:, 0], mask[:, -1]])
+    if border.mean() > 0.6:
+        raise CalibrationError(
+            "no table in view: the centre's colour runs out to the whole image border "
+            "(no cushions or rails around it)"
+        )
     if border.mean() > 0.04:
         raise CalibrationError(
             "the table is cut off: the cloth reaches the image border "
@@ -351,9 +356,15 @@ def nose_edge_points(
                 continue
             win = max(2, int(EDGE_WINDOW_PX / ds))
             for j in range(rows.start, rows.stop):
-                lo, hi = max(1, kc - win), min(len(s) - 1, kc + win + 1)
-                k = lo + int(np.argmax(g[j, lo:hi]))
-                if k <= 0 or k + 1 >= len(s) or g[j, k] < 0.5 * gm[kc]:
+                lo, hi = max(1, kc - win), min(len(s) - 2, kc + win)
+                gj = g[j]
+                peaks = [
+                    q for q in range(lo, hi + 1) if gj[q] >= gj[q - 1] and gj[q] >= gj[q + 1]
+                ]
+                if not peaks:
+                    continue
+                k = min(peaks, key=lambda q: abs(q - kc))  # this edge, not a neighbour
+                if gj[k] < 0.5 * gm[kc]:
                     continue
                 y0, y1, y2 = g[j, k - 1], g[j, k], g[j, k + 1]
                 den = y0 - 2 * y1 + y2

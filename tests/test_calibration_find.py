@@ -1,0 +1,116 @@
+"""Automatic calibration on rendered views: corners, bed mapping, head/foot, parallax."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from luza.calibration.calib import calibrate
+from luza.calibration.camera import CameraModel
+from luza.calibration.find_table import _rot_about_table
+from luza.calibration.profiles import load_profile
+from luza.calibration.synth import render_table
+
+PYR = load_profile("pyramid-12ft")
+
+
+def _view(cam: CameraModel, seed: int, n: int = 3, profile=PYR, **kw) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    L, W = profile.size_mm
+    return [
+        render_table(
+            profile,
+            cam,
+            balls=[(rng.uniform(60, L - 60), rng.uniform(60, W - 60)) for _ in range(6)],
+            arm=True,
+            seed=seed * 10 + i,
+            **kw,
+        )
+        for i in range(n)
+    ]
+
+
+def _corner_errors(cal, cam, profile=PYR) -> np.ndarray:
+    hn = profile.cushion_nose_height_mm
+    return np.array(
+        [
+            np.linalg.norm(
+                np.array(cal.image_points["bed_corners"][k]) - cam.project(np.array(v), hn)
+            )
+            for k, v in profile.bed_corners().items()
+        ]
+    )
+
+
+def _bed_errors(cal, cam, profile=PYR, height=0.0) -> np.ndarray:
+    L, W = profile.size_mm
+    gx, gy = np.meshgrid(np.linspace(0, L, 9), np.linspace(0, W, 5))
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    return np.linalg.norm(cal.to_table(cam.project(grid, height), height) - grid, axis=1)
+
+
+CAMS = {
+    "1080p-tilted-mild-lens": CameraModel.looking_down(
+        PYR.size_mm, (1920, 1080), height_mm=3100, tilt_deg=(5.0, -4.0), roll_deg=2.0,
+        dist=(-0.08, 0, 0, 0, 0),
+    ),
+    "720p-strong-lens": CameraModel.looking_down(
+        PYR.size_mm, (1280, 720), height_mm=2700, tilt_deg=(-3.0, 2.0), roll_deg=-3.0,
+        dist=(-0.25, 0, 0, 0, 0),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CAMS))
+def test_calibration_finds_the_bed_corners_and_maps_the_bed(name):
+    cam = CAMS[name]
+    cal = calibrate(_view(cam, seed=len(name)), PYR)
+    corners = _corner_errors(cal, cam)
+    assert corners.max() < 2.0, corners
+    bed = _bed_errors(cal, cam)
+    assert np.median(bed) < 3.0 and bed.max() < 8.0, (np.median(bed), bed.max())
+    assert cal.quality["head_end"]["decided_by"] == "markings"
+    assert "line:house" in cal.quality["markings"]["found"]
+    assert len(cal.quality["pockets"]["found"]) == 6
+
+
+def test_head_is_found_from_the_house_line_when_the_table_is_turned():
+    cam = _rot_about_table(CAMS["1080p-tilted-mild-lens"], *PYR.size_mm)  # head at the right
+    cal = calibrate(_view(cam, seed=3, n=2), PYR)
+    assert cal.quality["head_end"]["image_side"] == "right"
+    assert _corner_errors(cal, cam).max() < 2.0
+
+
+def test_ball_centres_map_with_their_parallax():
+    cam = CAMS["1080p-tilted-mild-lens"]
+    cal = calibrate(_view(cam, seed=5, n=2), PYR)
+    R = PYR.ball_radius_mm
+    near_rail = np.array([[200.0, 150.0], [3400.0, 1650.0], [1775.0, 100.0]])
+    px = cam.project(near_rail, R)  # where a ball centre is seen
+    right = np.linalg.norm(cal.ball_to_table(px) - near_rail, axis=1)
+    flat = np.linalg.norm(cal.to_table(px, 0.0) - near_rail, axis=1)
+    assert right.max() < 6.0
+    assert flat.min() > right.max()  # ignoring the height would be worse everywhere
+
+
+def test_no_markings_falls_back_to_profile_and_head_hint():
+    cam = CAMS["1080p-tilted-mild-lens"]
+    frames = _view(cam, seed=7, n=2, markings=False)
+    cal = calibrate(frames, PYR)
+    q = cal.quality
+    assert q["head_end"]["decided_by"] == "assumed"
+    assert set(q["markings"]["missing"]) == {"line:house", "spot:centre", "spot:front", "spot:rear"}
+    assert q["markings"]["fallback"] == "profile geometry"
+    turned = calibrate(frames, PYR, head="right")
+    assert turned.quality["head_end"] == {**turned.quality["head_end"], "decided_by": "hint"}
+    assert turned.quality["head_end"]["image_side"] == "right"
+    a = np.array(cal.image_points["bed_corners"]["head-left"])
+    b = np.array(turned.image_points["bed_corners"]["foot-right"])
+    assert np.linalg.norm(a - b) < 3.0  # the same corner, named from the other end
+
+
+@pytest.mark.parametrize("cloth", [(150, 90, 30), (40, 40, 170), (120, 120, 118)])
+def test_cloth_colours(cloth):
+    cam = CAMS["720p-strong-lens"]
+    cal = calibrate(_view(cam, seed=11, n=2, cloth_bgr=cloth), PYR)
+    assert _corner_errors(cal, cam).max() < 2.5
