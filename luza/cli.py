@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from luza import __version__
@@ -53,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     except LuzaError as e:
         print(f"luza {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (e.g. `luza score ... | head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print(f"luza {args.command}: interrupted", file=sys.stderr)
         return 130
