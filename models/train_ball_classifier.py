@@ -15,7 +15,7 @@ Deterministic: fixed seeds, one thread, deterministic torch kernels.  torch is o
 needed here (``pip install -e .[train]``); luza runs the exported .onnx with
 onnxruntime.
 
-    .venv/bin/python models/train_ball_classifier.py --frames 800 --epochs 30
+    .venv/bin/python models/train_ball_classifier.py --frames 800 --epochs 15
 """
 
 from __future__ import annotations
@@ -236,7 +236,7 @@ def train(X: np.ndarray, y: np.ndarray, epochs: int, seed: int = 7, log=print):
             loss = lossf(model(xb), yt[bi])
             loss.backward()
             opt.step()
-            tot += float(loss) * len(bi)
+            tot += loss.item() * len(bi)
         sched.step()
         acc = evaluate(model, X[val], y[val])
         log(f"epoch {ep + 1}/{epochs}: loss {tot / len(tr):.4f}, val acc {acc:.4f}")
@@ -274,7 +274,7 @@ def export(model, path: Path, crop: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=800)
-    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--epochs", type=int, default=15)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--data", type=Path, help="cache of rendered crops (.npz)")
     ap.add_argument("--out", type=Path, default=HERE)

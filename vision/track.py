@@ -224,6 +224,9 @@ class BallTracker:
         self.table_still_since: float | None = None
         self.in_shot = False
         self.started = False
+        self._last_match: dict[str, int] = {}
+        self._last_xy: np.ndarray | None = None
+        self._last_n_unmatched = 0
         # occluded(xy_mm) -> bool: is something (not cloth) over that spot now?  Set by
         # the pipeline; without it a hidden ball is never given up.
         self.occluded = None
@@ -295,6 +298,19 @@ class BallTracker:
         self.t, self.frame = det.t, det.frame
         events: list[Event] = []
         live = [tr for tr in self.tracks.values() if tr.on_table]
+        if self._unchanged(det, live):
+            # Nothing moves and the detections are those of the last frame: same matches.
+            visible = set()
+            for tr in live:
+                if tr.ball in self._last_match:
+                    tr.last_seen_t, tr.last_seen_frame = det.t, det.frame
+                    tr.seen += 1
+                    visible.add(tr.ball)
+                else:
+                    self._miss(tr, (tr.xy, tr.v), det, events)
+            self._pending = [p for p in self._pending if det.t - p[3] < 0.2]
+            self._table_rest(det, events)
+            return self._output(det, events, visible)
         pred = {}
         if live:
             P, V, _pairs = self.motion.predict_all(
@@ -312,9 +328,11 @@ class BallTracker:
         # Pass 1: tight gates around predictions.
         if live and n_det:
             C = np.full((len(live), n_det), 1e6)
+            Pm = np.array([pred[tr.ball][0] for tr in live])
+            D = np.sqrt(((Pm[:, None, :] - det.xy_mm[None, :, :]) ** 2).sum(-1))
             for i, tr in enumerate(live):
                 p, vp = pred[tr.ball]
-                d = np.linalg.norm(det.xy_mm - p[None], axis=1)
+                d = D[i]
                 gate = REST_GATE_RADII * self.R
                 speed = max(tr.speed, float(np.hypot(*vp)))
                 if speed > REST_SPEED_MM_S or tr.state == "hidden":
@@ -357,7 +375,19 @@ class BallTracker:
                 self._miss(tr, pred[tr.ball], det, events)
         self._new_balls(det, [j for j in range(n_det) if j not in matched_det], events, visible)
         self._table_rest(det, events)
+        self._last_match = dict(matched)
+        self._last_xy = det.xy_mm
+        self._last_n_unmatched = n_det - len(matched_det)
         return self._output(det, events, visible)
+
+    def _unchanged(self, det: Detections, live: list[Track]) -> bool:
+        if self._last_xy is None or self._last_n_unmatched or self._pending:
+            return False
+        if any(tr.speed > 0.0 for tr in live):
+            return False
+        return det.xy_mm is self._last_xy or (
+            det.xy_mm.shape == self._last_xy.shape and np.array_equal(det.xy_mm, self._last_xy)
+        )
 
     def _merge_streaks(self, det: Detections, live: list[Track], pred, dt: float) -> Detections:
         """Motion blur: a fast ball's streak has two rounded ends that the detector may
