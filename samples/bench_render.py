@@ -19,13 +19,13 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import load_profile
+from luza.physics.state import BallPose
 from luza.samples.look import Look
 from luza.samples.people import cue_for_strike
 from luza.samples.render import Renderer
-
-from luza.physics.state import BallPose
 
 
 def _rack_poses(profile) -> dict[str, BallPose]:

@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
 from luza.calibration.profiles import TableProfile
 
 Vec3 = tuple[float, float, float]  # (x_mm, y_mm, height_mm)

@@ -32,15 +32,15 @@ from collections.abc import Callable, Iterable, Mapping
 
 import cv2
 import numpy as np
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile
-from luza.samples import textures
-from luza.samples.look import Look
-from luza.samples.people import Capsule, Ellipsoid, flatten
-
 from luza.errors import LuzaError
 from luza.events import GAMES
 from luza.physics.state import BallPose
+from luza.samples import textures
+from luza.samples.look import Look
+from luza.samples.people import Capsule, Ellipsoid, flatten
 
 
 class RenderError(LuzaError):
@@ -54,6 +54,7 @@ RASTER_MM = 1.5  # cell size of the table's height/material maps
 CUSHION_RISE_MM = 5.0  # cushion top: from the nose up to the rail
 RAIL_ABOVE_CUSHION_MM = 2.0
 NOSE_ROUND_MM = 7.0
+OCCLUDER_SUBFRAMES = 4  # sub-frames for moving people in render_exposure
 SPOT_RADIUS_MM = 6.0
 LINE_WIDTH_MM = 2.0
 MARK_DOT_RADIUS_MM = 5.0  # Five Ball W1/W2 dots
@@ -611,7 +612,8 @@ class Renderer:
 
         The exposure is sampled at ``n_sub`` instants; balls whose pose does not change
         are drawn once, moving ones are averaged over the sub-frames in their region
-        only.  People are drawn at the middle of the exposure.
+        only.  People are drawn at the middle of the exposure when they keep still, else
+        averaged over up to ``OCCLUDER_SUBFRAMES`` instants (a cue pushed through the strike).
         """
         n_sub = max(1, int(n_sub))
         ts = t0 + (np.arange(n_sub) + 0.5) / n_sub * exposure_s
@@ -654,9 +656,21 @@ class Renderer:
                     acc += reg
                 img[y0:y1, x0:x1] = np.round(acc / n_sub).astype(np.uint8)
         if occluders_fn is not None:
-            occ = flatten(occluders_fn(float(t0 + exposure_s / 2)))
-            if occ:
-                self._draw_occluders(img, occ)
+            k = min(n_sub, OCCLUDER_SUBFRAMES)
+            tk = t0 + (np.arange(k) + 0.5) / k * exposure_s
+            layers = [flatten(occluders_fn(float(t))) for t in tk]
+            if k == 1 or all(layer == layers[0] for layer in layers[1:]):
+                occ = flatten(occluders_fn(float(t0 + exposure_s / 2)))
+                if occ:
+                    self._draw_occluders(img, occ)
+            else:  # a moving cue or hand: average a few sub-frames
+                acc = np.zeros(img.shape, np.float32)
+                for layer in layers:
+                    tmp = img.copy()
+                    if layer:
+                        self._draw_occluders(tmp, layer)
+                    acc += tmp
+                img = np.round(acc / k).astype(np.uint8)
         if noise:
             self._add_noise(img, t0)
         return img

@@ -12,12 +12,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import load_profile
+from luza.physics.state import BallPose
 from luza.samples.look import Look
 from luza.samples.render import Renderer
-
-from luza.physics.state import BallPose
 
 PROFILE = load_profile("pyramid-12ft")
 L, W = PROFILE.size_mm

@@ -8,13 +8,13 @@ import math
 import cv2
 import numpy as np
 import pytest
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import load_profile
+from luza.physics.state import BallPose
 from luza.samples import people
 from luza.samples.look import BLUE, Look, random_look
 from luza.samples.render import Renderer
-
-from luza.physics.state import BallPose
 
 PROFILE = load_profile("pyramid-12ft")
 L, W = PROFILE.size_mm
@@ -297,3 +297,30 @@ def test_bad_set_up_is_a_luza_error():
     cam = CameraModel.looking_down(PROFILE.size_mm, (320, 180))
     with pytest.raises(LuzaError):
         Renderer(PROFILE, cam, game="snooker")
+
+
+def test_cue_pushed_through_the_strike_is_blurred(tilted):
+    cb = (1200.0, 900.0)
+
+    def occ(t):
+        return people.cue_for_strike(PROFILE, cb, 0.0, 0.1, t, with_player=False)
+
+    poses = {"Y": BallPose(*cb)}
+
+    def frame(n_sub):
+        return tilted.render_exposure(
+            lambda t: poses, 0.05, 1 / 60, n_sub, occluders_fn=occ, noise=False
+        )
+
+    blurred, sharp = frame(8), frame(1)
+    # The tip moves ~25 mm during the exposure, along the cue (the image x axis here):
+    # its edge, a sharp step in a single sub-frame, is spread out.
+    (ua, v), (ub, _) = np.round(
+        tilted.camera.project(np.array([[cb[0] - 150.0, cb[1]], [cb[0] - 45.0, cb[1]]]), 40.0)
+    ).astype(int)
+
+    def steepest(img):
+        row = img[v, ua:ub].astype(float).mean(axis=1)
+        return float(np.abs(np.diff(row)).max())
+
+    assert steepest(blurred) < 0.7 * steepest(sharp)

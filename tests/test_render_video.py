@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from luza.samples.video import VideoWriter, probe, read_frames
 
 from luza.errors import LuzaError
+from luza.samples.video import VideoWriter, probe, read_frames
 
 
 def _frames(n: int, w: int, h: int) -> list[np.ndarray]:
