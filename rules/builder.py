@@ -16,9 +16,8 @@ import json
 from typing import Any
 
 from luza.calibration.profiles import TableProfile, load_profile
-from luza.rules.engine import XY, Item
-
 from luza.events import Event
+from luza.rules.engine import XY, Item
 
 
 class StreamBuilder:

@@ -54,7 +54,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from luza.calibration.profiles import TableProfile
-
 from luza.errors import LuzaError
 from luza.events import Event
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from luza.events import FIVE_BALL_BALLS
 from luza.rules.engine import (
     XY,
     Game,
@@ -75,8 +76,6 @@ from luza.rules.five_ball_respot import (
     spots,
 )
 from luza.rules.five_ball_scoring import ScoringConfig, explain, is_finishing
-
-from luza.events import FIVE_BALL_BALLS
 
 WHITES = ("W1", "W2")
 LONG_CUSHIONS = ("left-head", "left-foot", "right-head", "right-foot")

@@ -24,6 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from luza.errors import LuzaError
+from luza.events import CUSHIONS, FIVE_BALL_BALLS, JAWS, POCKETS, Event
 from luza.rules.five_ball_scoring import (
     DEFAULT_SCORING,
     Pocketing,
@@ -33,9 +35,6 @@ from luza.rules.five_ball_scoring import (
     pocket_kind,
     score_items,
 )
-
-from luza.errors import LuzaError
-from luza.events import CUSHIONS, FIVE_BALL_BALLS, JAWS, POCKETS, Event
 
 
 class CallError(LuzaError, ValueError):

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from luza.calibration.profiles import TableProfile
-
 from luza.errors import LuzaError
 
 XY = tuple[float, float]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from luza.events import FREE_PYRAMID_BALLS
 from luza.rules.engine import (
     XY,
     Game,
@@ -34,8 +35,6 @@ from luza.rules.respot import (
     respot_point,
     respot_spots,
 )
-
-from luza.events import FREE_PYRAMID_BALLS
 
 # Short titles, for notes and for REFEREE.md.
 RULE_TITLES: dict[str, str] = {

@@ -23,12 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from luza.calibration.profiles import load_profile
-from luza.rules.engine import Game, Item, Ruling, ShotRecord, load_game, rule_error
-from luza.rules.stream import StreamChecker, parse_items
-
 from luza import __version__
+from luza.calibration.profiles import load_profile
 from luza.events import EventError
+from luza.rules.engine import GAMES, Game, Item, Ruling, ShotRecord, load_game, rule_error
+from luza.rules.stream import StreamChecker, parse_items
 
 
 @dataclass
@@ -46,7 +45,10 @@ class Scored:
 def stream_game(items: list[Item]) -> str:
     for it in items:
         if it.type == "table_state":
-            return str(it["game"])
+            name = str(it["game"])
+            if name not in GAMES:
+                raise rule_error(it.where, f"unknown game {name!r} (known: {', '.join(GAMES)})")
+            return name
         if not it.event.is_operator_input:
             raise rule_error(it.where, f"'{it.type}' before the stream's table_state")
     raise EventError("the stream has no table_state (a stream starts with one)")

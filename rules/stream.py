@@ -29,9 +29,8 @@ import math
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from luza.rules.engine import XY, Item, Setup, ShotRecord, rule_error
-
 from luza.events import CUSHIONS, JAWS, LINES, POCKETS, Event, EventError
+from luza.rules.engine import XY, Item, Setup, ShotRecord, rule_error
 
 RECORD_TYPES = ("ruling", "final", "match")
 STROKE_TYPES = ("collision", "cushion", "off_table", "line_cross", "bounce_out")

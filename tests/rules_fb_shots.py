@@ -8,9 +8,8 @@ takes the next 0.1 s.
 
 from __future__ import annotations
 
-from luza.rules.five_ball_calls import ShotObs, observe
-
 from luza.events import Event, make
+from luza.rules.five_ball_calls import ShotObs, observe
 
 
 def events(text: str, t0: float = 0.0) -> list[Event]:

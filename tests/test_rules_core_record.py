@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
+from luza.cli import main
 from luza.rules.builder import StreamBuilder
 from luza.rules.record import read_record, record_lines, replay, score_items
-
-from luza.cli import main
 
 BALLS = ["Y", *(str(i) for i in range(1, 16))]
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
+
+from luza.cli import main
 from luza.rules.builder import StreamBuilder
 from luza.rules.engine import RuleError, ShotRecord
 from luza.rules.stream import group, merge_inputs, parse_items
-
-from luza.cli import main
 
 BALLS = ["Y", *(str(i) for i in range(1, 16))]
 

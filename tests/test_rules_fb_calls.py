@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from rules_fb_shots import events, shot
+
+from luza.events import make
 from luza.rules.five_ball_calls import (
     Call,
     CallError,
@@ -13,9 +16,6 @@ from luza.rules.five_ball_calls import (
     luikka_straight_middle_off_kaisa,
     observe,
 )
-from rules_fb_shots import events, shot
-
-from luza.events import make
 
 
 def test_golden_fb_red_with_nakki_white_and_kaisa_is_11():

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from luza.rules.engine import RuleError
 from rules_fb_shots import OPENING, Stream
+
+from luza.rules.engine import RuleError
 
 ROOT = Path(__file__).resolve().parents[1]
 CENTRE = (1775.0, 887.5)
@@ -542,9 +543,8 @@ def luza(capsys, *argv: str) -> tuple[int, str, str]:
     """
     import argparse
 
-    from luza.rules import cli
-
     from luza.errors import LuzaError
+    from luza.rules import cli
 
     parser = argparse.ArgumentParser(prog="luza")
     cli.register(parser.add_subparsers(dest="command"))

@@ -10,13 +10,13 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rules_fb_shots import OPENING, Stream
+
 from luza.calibration.profiles import load_profile
+from luza.events import CUSHIONS, FIVE_BALL_BALLS, POCKETS
 from luza.rules.engine import ShotRecord, load_game
 from luza.rules.record import record_lines, replay, score_items
 from luza.rules.stream import StreamChecker
-from rules_fb_shots import OPENING, Stream
-
-from luza.events import CUSHIONS, FIVE_BALL_BALLS, POCKETS
 
 L, W = 3550.0, 1775.0
 SPOTS = [(887.5, 887.5), (2662.5, 887.5), (1775.0, 887.5), (443.75, 887.5), (3106.25, 887.5)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from luza.calibration.profiles import load_profile
 from luza.rules.five_ball_clock import (
     ClockError,

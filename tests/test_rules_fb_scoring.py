@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from luza.rules.five_ball_scoring import (
     Pocketing,
     ScoringConfig,

@@ -22,13 +22,13 @@ from pathlib import Path
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from luza.errors import LuzaError
 from luza.rules.builder import StreamBuilder
 from luza.rules.engine import Ruling
 from luza.rules.free_pyramid import FreePyramid
 from luza.rules.record import record_lines, replay, score_items
 from luza.rules.stream import parse_items
-
-from luza.errors import LuzaError
 
 BALLS = ["Y", *(str(i) for i in range(1, 16))]
 POCKETS = ["head-left", "head-right", "middle-left", "middle-right", "foot-left", "foot-right"]

@@ -8,7 +8,9 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from luza.calibration.profiles import load_profile
+from luza.cli import main
 from luza.rules.builder import StreamBuilder
 from luza.rules.respot import (
     in_house,
@@ -17,8 +19,6 @@ from luza.rules.respot import (
     respot_point,
     respot_spots,
 )
-
-from luza.cli import main
 
 P = load_profile("pyramid-12ft")
 L, W, D = P.length_mm, P.width_mm, P.ball_diameter_mm

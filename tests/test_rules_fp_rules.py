@@ -8,6 +8,7 @@ a 0-0 score (a game taken up) so a single stroke can be judged on its own.
 from __future__ import annotations
 
 import pytest
+
 from luza.rules.builder import StreamBuilder
 from luza.rules.engine import RuleError
 from luza.rules.record import score_items

@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from luza.calibration.profiles import load_profile
+from luza.events import make
 from luza.rules.engine import Item
 from luza.rules.record import score_items
-
-from luza.events import make
 
 physics = pytest.importorskip("luza.physics.sim")
 
