@@ -80,6 +80,9 @@ class Look:
     yellow_ball_rgb: tuple[float, float, float] = (0.78, 0.52, 0.04)  # Five Ball kaisa 'K'
     print_rgb: tuple[float, float, float] = (0.02, 0.02, 0.025)  # numbers and dots
     ball_gloss: float = 1.0  # strength of the balls' lamp reflections (0: matte, worn balls)
+    ball_tint: float = 0.015  # per-ball colour deviation (relative, per channel)
+    rail_gloss: float = 0.06  # varnish reflections of the lamps on the wooden rails
+    chalk_marks: int = 8  # faint blue chalk smudges on the cloth
     lamps: tuple[Lamp, ...] = field(default_factory=_default_lamps)
     light_rgb: tuple[float, float, float] = LIGHT_COLOURS["warm"]
     ambient: float = 0.10  # room light relative to the lamps at the bed centre
@@ -154,6 +157,9 @@ def random_look(rng: np.random.Generator) -> Look:
         ivory_rgb=_jitter(rng, (0.80, 0.74, 0.58), 0.04),
         coloured_ball_rgb=_jitter(rng, coloured, 0.06),
         ball_gloss=float(rng.uniform(0.6, 1.2)),
+        ball_tint=float(rng.uniform(0.0, 0.03)),
+        rail_gloss=float(rng.uniform(0.0, 0.12)),
+        chalk_marks=int(rng.integers(0, 20)),
         red_ball_rgb=_jitter(rng, (0.55, 0.035, 0.03), 0.06),
         yellow_ball_rgb=_jitter(rng, (0.78, 0.52, 0.04), 0.06),
         lamps=lamps,

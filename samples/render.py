@@ -103,6 +103,7 @@ class Renderer:
         self.game = game
         self.seed = seed
         self._rng = np.random.default_rng(seed)
+        self._tints: dict[str, np.ndarray] = {}
         self.width, self.height = camera.image_size
         self._f = float(camera.K[0, 0])
         self._C = camera.centre_world.astype(np.float64)
@@ -313,6 +314,17 @@ class Renderer:
         for name in pr.marked_spots:
             ctr = tuple(int(v) for v in to_px([pr.spots[name]])[0])
             cv2.circle(mark, ctr, int(SPOT_RADIUS_MM / c * 16), 255, -1, cv2.LINE_AA, shift=4)
+        # Chalk: a few faint blue smudges where cue tips touched the cloth.
+        chalk = np.zeros((ny, nx), np.float32)
+        for _ in range(look.chalk_marks):
+            cx_mm = float(rng.uniform(60.0, L - 60.0))
+            cy_mm = float(rng.uniform(60.0, W - 60.0))
+            ctr = tuple(int(v) for v in to_px([(cx_mm, cy_mm)])[0])
+            rad = int(rng.uniform(3.0, 9.0) / c * 16)
+            cv2.circle(chalk, ctr, rad, float(rng.uniform(0.15, 0.5)), -1, cv2.LINE_AA, shift=4)
+        chalk = cv2.GaussianBlur(chalk, (0, 0), 2.0 / c) * (mat == M_BED)
+        chalk_rgb = _lin((0.05, 0.16, 0.45))
+        alb = alb * (1.0 - chalk[..., None]) + chalk_rgb[None, None, :] * chalk[..., None]
         m = (mark.astype(np.float32) / 255.0) * (mat == M_BED)
         mcol = _lin(look.marking_rgb)
         alb = alb * (1.0 - m[..., None]) + mcol[None, None, :] * m[..., None]
@@ -515,7 +527,22 @@ class Renderer:
         amb = np.where(floor, 1.5 * look.ambient, amb)
         shade = (amb + E) * ao / (1.0 + look.ambient)
         lin = alb * shade[..., None] * self._light[None, None, :] * look.brightness
-        # A sheen on the cloth: the nap catches the lamps at grazing angles.
+        # Varnished rails reflect the lamps as soft streaks.
+        varnish = (mat == M_RAIL) & ~wall
+        if look.rail_gloss > 0 and varnish.any():
+            dv = self._rays[varnish].astype(np.float64)
+            nv = n[varnish].astype(np.float64)
+            dn = np.einsum("nc,nc->n", dv, nv)
+            r = dv - 2.0 * dn[:, None] * nv
+            Pv = self._P_surf[varnish].astype(np.float64)
+            spec = np.zeros(len(Pv))
+            for k, Lk in enumerate(self._lamp_pos):
+                lv = Lk[None, :] - Pv
+                cosr = np.einsum("nc,nc->n", r, lv) / np.linalg.norm(lv, axis=1)
+                spec += self._lamp_power[k] * np.maximum(cosr, 0.0) ** 60
+            lin[varnish] += (
+                (look.rail_gloss * spec)[:, None] * self._light[None, :] * look.brightness
+            ).astype(np.float32)
         lin *= self._vig[..., None]
         if look.blur_px > 0:
             lin = cv2.GaussianBlur(lin, (0, 0), look.blur_px)
@@ -744,6 +771,15 @@ class Renderer:
     def _ball_box(self, p: BallPose):
         return self._ball_boxes(p)[0]
 
+    def _tint(self, ball: str) -> np.ndarray:
+        """A ball's own slight colour deviation (aged ivory is not all the same white)."""
+        if ball not in self._tints:
+            h = sum((i + 1) * ord(ch) for i, ch in enumerate(ball))
+            rng = np.random.default_rng([self.seed, h])
+            f = 1.0 + rng.normal(0.0, self.look.ball_tint, 3) + rng.normal(0.0, 0.01)
+            self._tints[ball] = np.clip(f, 0.8, 1.2).astype(np.float32)
+        return self._tints[ball]
+
     def _ball_albedo(self, ball: str, nb: np.ndarray, pix_ang: np.ndarray) -> np.ndarray:
         """Albedo (N, 3) of ``ball`` at body-frame unit normals ``nb`` (N, 3)."""
         look = self.look
@@ -756,7 +792,7 @@ class Renderer:
             base = _lin(look.coloured_ball_rgb)
         else:
             base = _lin(look.ivory_rgb)
-        alb = np.broadcast_to(base, (n, 3)).copy()
+        alb = np.broadcast_to(base * self._tint(ball), (n, 3)).copy()
         ink = np.zeros(n, np.float32)
         if ball.isdigit():
             g = textures.glyph(ball, 64, underline=ball in ("6", "9"))
