@@ -115,7 +115,7 @@ class Renderer:
         self._march()
         self._shade_background()
         # The table maps are only needed to build the background: free them.
-        del self._H, self._mat, self._alb, self._ao_map, self._gx, self._gy
+        del self._H, self._mat, self._alb, self._ao_map, self._gx, self._gy, self._gloss_map
         self._setup_noise()
 
     # ------------------------------------------------------------------ set-up
@@ -353,9 +353,11 @@ class Renderer:
         ao[bed] = (1.0 - 0.45 * np.exp(-np.maximum(d_in, 0.0) / 9.0))[bed]
         ao *= 1.0 - 0.6 * near_hole * (mat != M_HOLE)
         self._ao_map = ao
+        # Where the varnish can catch the lamps: the rail's top, not its edges.
+        self._gloss_map = ((mat == M_RAIL) & (d > cw + 4.0) & (d < outer - 8.0)).astype(np.float32)
         # Normals from the height field (cliffs excluded).
         gy, gx = np.gradient(H, c)
-        cliff = (np.abs(gx) > 3.0) | (np.abs(gy) > 3.0)
+        cliff = (np.abs(gx) > 1.0) | (np.abs(gy) > 1.0)
         gx[cliff] = 0.0
         gy[cliff] = 0.0
         self._H = H
@@ -528,7 +530,8 @@ class Renderer:
         shade = (amb + E) * ao / (1.0 + look.ambient)
         lin = alb * shade[..., None] * self._light[None, None, :] * look.brightness
         # Varnished rails reflect the lamps as soft streaks.
-        varnish = (mat == M_RAIL) & ~wall
+        gloss_w = self._table_lookup(self._gloss_map, X, Y)
+        varnish = (gloss_w > 0.0) & ~wall
         if look.rail_gloss > 0 and varnish.any():
             dv = self._rays[varnish].astype(np.float64)
             nv = n[varnish].astype(np.float64)
@@ -540,6 +543,7 @@ class Renderer:
                 lv = Lk[None, :] - Pv
                 cosr = np.einsum("nc,nc->n", r, lv) / np.linalg.norm(lv, axis=1)
                 spec += self._lamp_power[k] * np.maximum(cosr, 0.0) ** 60
+            spec *= gloss_w[varnish]
             lin[varnish] += (
                 (look.rail_gloss * spec)[:, None] * self._light[None, :] * look.brightness
             ).astype(np.float32)
