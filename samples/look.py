@@ -86,7 +86,9 @@ class Look:
     lamps: tuple[Lamp, ...] = field(default_factory=_default_lamps)
     light_rgb: tuple[float, float, float] = LIGHT_COLOURS["warm"]
     ambient: float = 0.10  # room light relative to the lamps at the bed centre
-    brightness: float = 0.55  # linear level the cloth's luminance reaches at the bed centre
+    brightness: float = (
+        0.8  # exposure: linear level a white (albedo 1) surface reaches at the bed centre
+    )
     vignetting: float = 0.30  # relative darkening at the image corners
     blur_px: float = 0.65  # Gaussian sigma of defocus / lens softness
     noise: float = 1.2  # sensor noise sigma (8-bit levels) at mid-grey; grows with signal
@@ -165,7 +167,7 @@ def random_look(rng: np.random.Generator) -> Look:
         lamps=lamps,
         light_rgb=LIGHT_COLOURS[str(light)],
         ambient=float(rng.uniform(0.05, 0.2)),
-        brightness=float(rng.uniform(0.35, 0.75)),
+        brightness=float(rng.uniform(0.5, 1.1)),
         vignetting=float(rng.uniform(0.1, 0.45)),
         blur_px=float(rng.uniform(0.45, 1.1)),
         noise=float(rng.uniform(0.6, 3.0)),
