@@ -16,10 +16,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from scipy.optimize import linear_sum_assignment
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import load_profile
 from luza.vision.detect import BallDetector
-from scipy.optimize import linear_sum_assignment
 
 REAL = Path("/work/shared/realdata/LukasSeglias__billiard-ai")
 GT_DIR = REAL / "test/billiard_detection/resources/test_detection/with_projector_on/without_halo"

@@ -29,6 +29,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
+
 from luza.calibration.camera import CameraModel  # noqa: E402
 from luza.calibration.profiles import load_profile  # noqa: E402
 from luza.vision.pipeline import VisionPipeline  # noqa: E402

@@ -98,14 +98,13 @@ def _layout(profile, ids: list[str], rng: np.random.Generator) -> dict[str, tupl
 def make_dataset(n_frames: int, seed: int = 7, frames_per_table: int = 20, log=print):
     """Render frames and cut labelled crops: (X float32 (N,3,S,S), y int64 (N,))."""
     from luza.calibration.profiles import load_profile
+    from luza.physics.state import BallPose
     from luza.samples.look import random_look
     from luza.samples.people import cue_for_strike, hand_at
     from luza.samples.render import Renderer
     from luza.samples.synth import random_camera
     from luza.vision.detect import BallDetector
     from luza.vision.identify import ball_crop
-
-    from luza.physics.state import BallPose
 
     rng = np.random.default_rng(seed)
     X, y = [], []
@@ -277,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=15)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--data", type=Path, help="cache of rendered crops (.npz)")
+    ap.add_argument("--max-per-class", type=int, default=4000, help="subsample big classes")
     ap.add_argument("--out", type=Path, default=HERE)
     args = ap.parse_args(argv)
     from luza.vision.identify import CROP_DIAMETERS, CROP_SIZE_PX
@@ -288,6 +288,17 @@ def main(argv: list[str] | None = None) -> int:
         X, y = make_dataset(args.frames, args.seed)
         if args.data:
             np.savez_compressed(args.data, X=X, y=y)
+    if args.max_per_class:
+        # the ivory balls dominate the rendered crops: keep a balanced, seeded subset
+        rng = np.random.default_rng(args.seed)
+        keep = []
+        for k in range(len(CLASSES)):
+            idx = np.nonzero(y == k)[0]
+            if len(idx) > args.max_per_class:
+                idx = np.sort(rng.choice(idx, args.max_per_class, replace=False))
+            keep.append(idx)
+        keep = np.sort(np.concatenate(keep))
+        X, y = X[keep], y[keep]
     print(
         "crops per class:",
         dict(zip(CLASSES, np.bincount(y, minlength=len(CLASSES)).tolist(), strict=True)),
@@ -303,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         "epochs": args.epochs,
         "seed": args.seed,
         "crops": int(len(y)),
+        "max_per_class": args.max_per_class,
         "val_accuracy": evaluate(model, X[val], y[val]),
     }
     (args.out / META_NAME).write_text(json.dumps(meta, indent=1) + "\n")

@@ -8,11 +8,11 @@ import json
 import cv2
 import numpy as np
 import pytest
-from luza.calibration.profiles import load_profile
-from luza.vision.synthframe import SynthBall, SynthTable, pyramid_camera
 
+from luza.calibration.profiles import load_profile
 from luza.cli import main
 from luza.events import read_jsonl
+from luza.vision.synthframe import SynthBall, SynthTable, pyramid_camera
 
 PROFILE = load_profile("pyramid-12ft")
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.optimize import linear_sum_assignment
+
 from luza.calibration.profiles import load_profile
 from luza.vision.detect import BallDetector
 from luza.vision.detections import Detections
 from luza.vision.synthframe import SynthBall, SynthTable, pyramid_camera
-from scipy.optimize import linear_sum_assignment
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from luza.calibration.profiles import load_profile
 from luza.vision.detect import BallDetector
 from luza.vision.identify import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+
 from luza.vision.sources import ArraySource, SourceError, decode_rate, open_source
 
 

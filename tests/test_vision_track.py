@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
 from luza.vision.track import BallTracker, MotionModel

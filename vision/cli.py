@@ -20,9 +20,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile, load_profile
-
 from luza.errors import LuzaError
 from luza.events import GAMES, write_jsonl
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile
 
@@ -52,6 +53,7 @@ FG_SUPPORT = 0.58  # mean foreground a candidate needs over its central disc
 FG_CORE_FRACTION = 0.5  # that disc's radius / ball radius (shadows between balls fail it)
 POCKET_DARK_REL = 0.45  # a dark blob in a pocket mouth is the hole, not a ball
 NEIGHBOUR_COS = math.cos(math.radians(50.0))  # rim pixels this close to a neighbour's side
+REFINE_MIN_SCORE = 0.6  # detections scoring less (motion blur) keep their coarse centre
 FULL_RIM_COVERAGE = 260.0  # degrees of free rim for a free-radius circle fit
 
 
@@ -381,8 +383,13 @@ class BallDetector:
         xy_mm = self.camera.unproject(xy_px, self.R_mm)
         radius = self.expected_radius_px(xy_mm)
         if self._image is not None and self.scale < 1.0:
-            xy_px = self.refine_full(self._image, xy_px, radius, skip_px)
-            xy_mm = self.camera.unproject(xy_px, self.R_mm)
+            # a crisp rim is worth a full-resolution fit; a motion-blurred one is not
+            crisp = score >= REFINE_MIN_SCORE
+            if crisp.any():
+                xy_px[crisp] = self.refine_full(
+                    self._image, xy_px[crisp], radius[crisp], _others(xy_px, crisp, skip_px)
+                )
+                xy_mm = self.camera.unproject(xy_px, self.R_mm)
         return Detections(frame, t, xy_px, xy_mm, radius, score)
 
     def refine_full(
@@ -509,6 +516,14 @@ class BallDetector:
             win = rel[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
             out[i] = win.mean()
         return out
+
+
+def _others(xy_px: np.ndarray, sel: np.ndarray, extra: np.ndarray | None) -> np.ndarray:
+    """The balls not being refined (neighbours whose side of a rim is left out)."""
+    rest = xy_px[~sel]
+    if extra is not None and len(extra):
+        rest = np.vstack([rest, extra])
+    return rest
 
 
 def max_channel_gradient(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile
 

@@ -32,9 +32,9 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from luza.calibration.profiles import TableProfile
 from scipy.optimize import linear_sum_assignment
 
+from luza.calibration.profiles import TableProfile
 from luza.events import BALLS_BY_GAME, Event, make
 
 from .detections import Detections
