@@ -155,3 +155,23 @@ def test_clutter_never_becomes_a_ball_and_a_respot_is_placed():
     placed = [e for e in events if e.type == "ball_placed"]
     assert len(placed) == 1 and placed[0]["pos"] == pytest.approx([1500.0, 300.0], abs=1)
     assert sum(t.on_table for t in tr.tracks.values()) == n_on + 1
+
+
+def test_whites_are_swapped_when_the_dots_say_so():
+    """The first frame calls the whites the wrong way round; the dots of later frames win."""
+    tr = BallTracker(PROFILE, "five-ball")
+    a, b = [800.0, 600.0], [2500.0, 1100.0]  # a is really W1, b is W2
+    others = [[1500.0, 300.0], [1600.0, 1400.0], [3000.0, 900.0]]
+    pts = [a, b, *others]
+    tr.update(dets(0, pts, ["W2", "W1", "red", "red", "K"], "five-ball"))  # wrong
+    assert np.allclose(tr.tracks["W1"].xy, b)
+    rng = np.random.default_rng(3)
+    for f in range(1, 40):
+        # new views (the balls jitter a little), soft correct evidence: 80 % for the right one
+        jit = np.array(pts) + rng.normal(0, 0.5, (5, 2))
+        d = dets(f, jit, ["W1", "W2", "red", "red", "K"], "five-ball")
+        d.cls_prob[0, :2] = [0.8, 0.2]
+        d.cls_prob[1, :2] = [0.2, 0.8]
+        out = tr.update(d)
+    assert np.allclose(out.positions["W1"], a, atol=2)
+    assert np.allclose(out.positions["W2"], b, atol=2)

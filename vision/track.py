@@ -51,6 +51,8 @@ REST_CONFIRM_S = 0.5  # the table is at rest after every ball is still this long
 GONE_CONFIRM_S = 1.0  # a hidden ball missing this long at rest is off the table
 CLASS_COST_MM = 40.0  # cost (mm) of a class log-probability unit
 JITTER_ALPHA = 0.15  # smoothing of a still ball's position (median-like)
+EVIDENCE_DECAY = 0.995  # per observation: old class evidence fades over a few hundred frames
+SWAP_EVIDENCE_NATS = 12.0  # W1/W2 evidence margin that swaps the two whites
 VELOCITY_ALPHA = 0.6  # weight of the measured velocity against the predicted
 
 
@@ -74,6 +76,8 @@ class Track:
     pocket: str | None = None
     seen: int = 0
     lost_moving: bool = False  # it was moving when it was last seen
+    evidence: np.ndarray | None = None  # decayed sum of class log-probabilities
+    evidence_classes: tuple[str, ...] = ()
 
     @property
     def speed(self) -> float:
@@ -260,6 +264,7 @@ class BallTracker:
             b = cands[0]
             used.add(b)
             self.tracks[b] = Track(b, c, xy[i].copy(), last_seen_t=det.t, seen=1)
+            self._evidence(self.tracks[b], det, i)
         for b in ids:
             if b not in self.tracks:
                 self.tracks[b] = Track(
@@ -369,12 +374,15 @@ class BallTracker:
         visible = set()
         for tr in live:
             if tr.ball in matched:
-                self._apply(tr, det.xy_mm[matched[tr.ball]], pred[tr.ball], dt, det, events)
+                j = matched[tr.ball]
+                self._apply(tr, det.xy_mm[j], pred[tr.ball], dt, det, events)
+                self._evidence(tr, det, j)
                 visible.add(tr.ball)
             else:
                 self._miss(tr, pred[tr.ball], det, events)
         self._new_balls(det, [j for j in range(n_det) if j not in matched_det], events, visible)
         self._table_rest(det, events)
+        self._reidentify_whites()
         self._last_match = dict(matched)
         self._last_xy = det.xy_mm
         self._last_n_unmatched = n_det - len(matched_det)
@@ -441,6 +449,49 @@ class BallTracker:
             p = np.clip(det.cls_prob[:, k], 1e-4, 1.0)
             C[i] = -np.log(p) * CLASS_COST_MM
         return C
+
+    def _evidence(self, tr: Track, det: Detections, j: int) -> None:
+        """Accumulate (with a slow decay) the class log-likelihoods a track's detections gave."""
+        if not det.classes or det.cls_prob.shape[1] == 0:
+            return
+        lp = np.log(np.clip(det.cls_prob[j], 1e-3, 1.0))
+        if tr.evidence is None or len(tr.evidence) != len(lp):
+            tr.evidence = np.zeros(len(lp))
+            tr.evidence_classes = det.classes
+        tr.evidence = EVIDENCE_DECAY * tr.evidence + lp
+
+    def _reidentify_whites(self) -> None:
+        """Five Ball: if the dots say the two whites are the other way round, swap them.
+
+        The first frames may give W1/W2 wrongly (a dot hidden, a hand over a ball);
+        the evidence of every later frame outweighs them.  Tracking keeps the two
+        balls apart; this only corrects which of them is which."""
+        if self.game != "five-ball":
+            return
+        a, b = self.tracks.get("W1"), self.tracks.get("W2")
+        if a is None or b is None or a.evidence is None or b.evidence is None:
+            return
+        if not (a.on_table and b.on_table) or a.evidence_classes != b.evidence_classes:
+            return
+        k1, k2 = a.evidence_classes.index("W1"), a.evidence_classes.index("W2")
+        keep = a.evidence[k1] + b.evidence[k2]
+        swap = a.evidence[k2] + b.evidence[k1]
+        if swap - keep > SWAP_EVIDENCE_NATS:
+            for f in (
+                "xy",
+                "v",
+                "state",
+                "last_seen_t",
+                "last_seen_frame",
+                "still_since_t",
+                "pocket",
+                "seen",
+                "lost_moving",
+                "evidence",
+            ):
+                va, vb = getattr(a, f), getattr(b, f)
+                setattr(a, f, vb)
+                setattr(b, f, va)
 
     def _apply(self, tr: Track, z: np.ndarray, pred, dt: float, det, events) -> None:
         p_pred, v_pred = pred
