@@ -55,7 +55,7 @@ def run_clip(truth_path: Path) -> dict:
     game = truth["game"]
     pipe = VisionPipeline(cam, prof, game)
     frames = truth["frames"]
-    shot_t = [e["t"] for e in truth["events"] if e["type"] == "shot_start"]
+    shot_t = sorted(e["t"] for e in truth["events"] if e["type"] == "shot_start")
     first_shot = min(shot_t) if shot_t else float("inf")
     rest_err, mov_err = [], []
     rest_n = rest_found = mov_n = mov_found = 0
@@ -63,6 +63,10 @@ def run_clip(truth_path: Path) -> dict:
     rack_frames = rack_ok = 0
     cls_n = cls_ok = 0
     switched = set()
+    shots_seen: set[int] = set()
+    shots_switched: set[int] = set()
+    id_rest_n = id_rest_ok = 0
+    confusion: dict[tuple[str, str], int] = {}
     t_proc = 0.0
     n = 0
     t_all0 = time.perf_counter()
@@ -111,20 +115,29 @@ def run_clip(truth_path: Path) -> dict:
             for k, j in matched_det.items():
                 if ids[j] not in moving and labels[k]:
                     cls_n += 1
-                    cls_ok += labels[k] == ball_class(game, ids[j])
+                    want = ball_class(game, ids[j])
+                    cls_ok += labels[k] == want
+                    confusion[(want, labels[k])] = confusion.get((want, labels[k]), 0) + 1
             if fr.t < first_shot and game == "free-pyramid":
                 rack_frames += 1
                 rack = [b for b in ids if b != "Y"]
                 rack_ok += (
                     all(j in matched_gt for j, b in enumerate(ids) if b in rack) and len(rack) == 15
                 )
-            # identity: the tracker's position of each ball near the truth
+            # identity: the tracker's position of each ball near the truth (per shot)
+            shot = int(np.searchsorted(shot_t, fr.t, side="right"))
+            shots_seen.add(shot)
             pos = res.tracked.positions
             for b, p in balls.items():
                 if b in pos and b in res.tracked.visible and abs(lift.get(b, 0.0)) < 1.0:
                     tol = 2 * MATCH_MM if b in moving else MATCH_MM
                     if np.linalg.norm(np.array(pos[b]) - p) > max(tol, prof.ball_diameter_mm):
                         switched.add(b)
+                        shots_switched.add(shot)
+                    elif b not in moving:
+                        id_rest_ok += 1
+                    if b not in moving:
+                        id_rest_n += 1
     t_all = time.perf_counter() - t_all0
     return dict(
         clip=truth_path.name.replace(".truth.json", ""),
@@ -144,6 +157,11 @@ def run_clip(truth_path: Path) -> dict:
         cls_n=cls_n,
         cls_ok=cls_ok,
         switched=sorted(switched),
+        shots=len(shots_seen),
+        shots_switched=len(shots_switched),
+        id_rest_n=id_rest_n,
+        id_rest_ok=id_rest_ok,
+        confusion=confusion,
         track_fps=n / max(t_proc, 1e-9),
         e2e_fps=n / max(t_all, 1e-9),
         decode_fps=decode_rate(video),
@@ -205,11 +223,27 @@ def summarise(results: list[dict]) -> None:
         f"  false detections per 1000 frames: {1000 * tot['false_det'] / max(1, tot['frames']):.1f}"
     )
     print(f"  rack complete in {tot['rack_ok']}/{tot['rack_frames']} frames before the break")
+    id_ok = sum(r["id_rest_ok"] for r in results)
+    id_n = sum(r["id_rest_n"] for r in results)
     print(
         f"  clips without an identity switch: "
-        f"{sum(1 for r in results if not r['switched'])}/{len(results)}"
+        f"{sum(1 for r in results if not r['switched'])}/{len(results)}; shots without one: "
+        f"{sum(r['shots'] - r['shots_switched'] for r in results)}/"
+        f"{sum(r['shots'] for r in results)}; ids right at rest "
+        f"{id_ok / max(1, id_n):.4f}"
     )
     print(f"  classification at rest: {tot['cls_ok'] / max(1, tot['cls_n']):.4f} ({tot['cls_n']})")
+    conf: dict[tuple[str, str], int] = {}
+    for r in results:
+        for k, v in r["confusion"].items():
+            conf[k] = conf.get(k, 0) + v
+    wrong = {f"{a}->{b}": v for (a, b), v in sorted(conf.items()) if a != b}
+    print(f"  misclassified at rest (truth->label): {wrong or 'none'}")
+    for res in ("1080p", "720p"):
+        sel = [r for r in results if f"{r['size'][1]}p" == res]
+        n = sum(r["cls_n"] for r in sel)
+        if n:
+            print(f"  classification at rest, {res}: {sum(r['cls_ok'] for r in sel) / n:.4f} ({n})")
     tf = [r["track_fps"] for r in results]
     e2e = [r["e2e_fps"] for r in results]
     dec = [r["decode_fps"] for r in results]
