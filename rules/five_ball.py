@@ -916,6 +916,12 @@ class FiveBall(Game):
             if own_dropped:
                 self.hand.add(player)
                 r.add_rule("FB-14.5")
+                c, f = self.spots["fb-centre"], self.spots["fb-foot-end"]
+                r.notes.append(
+                    f"decider: {player} plays on from hand; the kaisa goes on the centre spot "
+                    f"({c[0]:.0f}, {c[1]:.0f}) or the foot-end spot ({f[0]:.0f}, {f[1]:.0f}), "
+                    "his choice (FB-14.5)"
+                )
             if d.done:
                 self.winner_ = d.result
                 r.add_rule("FB-14.7")
@@ -943,9 +949,8 @@ class FiveBall(Game):
         gone = [b for b in obs.pocketed() if b == "K"]
         if gone and self.winner_ is None:
             r.respots.append(Respot("K", self.spots["fb-centre"]))
-            r.notes.append(
-                "kaisa back on the centre spot (or the foot-end spot for a luikka, FB-14.5)"
-            )
+            if d.current == player and not d.inning_start:  # the inning goes on (FB-14.4)
+                r.notes.append("decider: the kaisa goes back on the centre spot (FB-14.4)")
         for it in shot.between_of_type("ball_placed"):
             self.awaiting.discard(str(it["ball"]))
             self.off_whites.discard(str(it["ball"]))

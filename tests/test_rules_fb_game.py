@@ -109,6 +109,8 @@ def test_fb_4_4_white_2_on_a_kaisa_line_warns_at_the_break():
 
 
 def test_fb_5_2a_kaisa_pocketed_on_the_break_is_a_foul_and_kaisa_respotted():
+    """FB-5.2(a) / FB-10.12: the kaisa pocketed on the break: foul, 0, turn passes, kaisa
+    respotted."""
     s = Stream(OPENING).call("K", "foot-left")
     s.stroke("W1", "W1~house W1-K K>foot-left", rest={"W1": (1700.0, 700.0)})
     r = rulings(s)[0][0]
@@ -198,7 +200,8 @@ def test_stream_for_the_wrong_game_is_an_error():
 
 # ------------------------------------------------------------------ FB-8.5 / FB-10.11
 def test_fb_8_5b_second_straight_middle_kaisa_in_an_inning_is_a_foul():
-    """§9.2: second straight-middle kaisa in one inning -> foul, 0, turn passes."""
+    """§9.2 / FB-8.5b / FB-10.11: second straight-middle kaisa in one inning -> foul, 0,
+    turn passes."""
     s = _after_break(dict(OPENING, K=(1775.0, 300.0)))
     s.call("K", "middle-left").stroke("W2", "W2-K K>middle-left", rest={"W2": (1775, 600)})
     s.place("K", (1775.0, 250.0))
@@ -249,6 +252,7 @@ def test_fb_9_1_white_pocketed_by_the_opponent_gives_its_owner_ball_in_hand():
 
 
 def test_fb_9_3_luikka_from_hand_is_a_foul():
+    """FB-9.3 / FB-10.5: no luikka from hand: a ball-in-hand foul that scores nothing."""
     s = _hand_stream((400.0, 900.0)).call("W2", "foot-left", via="R2")
     s.stroke("W2", "W2~house W2-R2 W2>foot-left", rest={"R2": (2900.0, 500.0)})
     r = rulings(s)[0][4]
@@ -274,6 +278,9 @@ def test_fb_9_3_from_hand_straight_middle_pot_does_not_score_banked_does():
 
 
 def test_fb_9_4_ball_behind_the_line_only_via_a_cushion():
+    """FB-9.4 / FB-10.5 / FB-9.7: a ball behind the line played directly is a ball-in-hand foul and
+    the cue ball that did not cross is lifted; banked off a cushion in front of the line it is fine.
+    """
     pos = {
         "W1": (1600.0, 700.0),
         "W2": (2300.0, 1500.0),
@@ -284,6 +291,7 @@ def test_fb_9_4_ball_behind_the_line_only_via_a_cushion():
     direct = _hand_stream((300.0, 1200.0), pos).stroke("W2", "W2-R1", rest={"W2": (500, 800)})
     r = rulings(direct)[0][4]
     assert r.foul and "FB-9.4" in r.rules and "FB-9.7" in r.rules  # did not cross: lifted
+    assert {f.rule for f in r.fouls} == {"FB-10.5"}  # FB-9.4 and FB-9.5 both broken
     banked = _hand_stream((300.0, 1200.0), pos)
     banked.stroke("W2", "W2~house W2|left-foot@1500,0 W2-R1", rest={"W2": (700, 800)})
     rb = rulings(banked)[0][4]
@@ -305,11 +313,14 @@ def test_fb_9_6_cushion_contact_must_be_in_front_of_the_head_line():
 
 
 def test_fb_9_5_and_9_7_not_crossing_the_line_means_lift_and_hand_again():
+    """FB-9.5 / FB-9.7 / FB-10.5: from hand the cue ball must cross the line; if not, it is lifted
+    and the player has ball in hand again."""
     s = _hand_stream((300.0, 1200.0)).stroke("W2", "", rest={"W2": (600.0, 1200.0)})
     s.remove("W2").stroke("W1", "W1-K", rest={"K": (1850.0, 1000.0)})
     s.place("W2", (400.0, 900.0)).stroke("W2", "W2~house W2-K", rest={"W2": (1500.0, 900.0)})
     rs, sc = rulings(s)
     assert rs[4].foul and "FB-9.5" in rs[4].rules and "FB-9.7" in rs[4].rules
+    assert [f.rule for f in rs[4].fouls] == ["FB-10.5"]
     assert "FB-9.2" in rs[6].rules  # B plays from hand again
     assert sc.game.accounting()["W2"] == "table"
 
@@ -349,7 +360,8 @@ def test_fb_10_3_called_luikka_into_another_pocket():
     ],
 )
 def test_fb_10_operator_fouls_void_the_pocketing(kind, rule):
-    """FB-10.4 / FB-10.6 / FB-7.2 / FB-11.1 / FB-11.2: referee-entered fouls."""
+    """FB-10.4 / FB-10.6 / FB-7.2 / FB-10.15 (FB-11.1, FB-11.2): referee-entered fouls void
+    the made call (FB-8.7: a foul scores 0) and pass the turn."""
     s = _after_break().call("R2", "foot-left")
     s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)}).foul(kind)
     r = rulings(s)[0][1]
@@ -357,6 +369,7 @@ def test_fb_10_operator_fouls_void_the_pocketing(kind, rule):
 
 
 def test_fb_10_7_double_hit_no_points_not_a_foul():
+    """FB-7.3 / FB-10.7: a double hit scores nothing but is not a foul; the turn passes."""
     s = _after_break().call("R2", "foot-left")
     s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)}).foul("double-hit")
     r = rulings(s)[0][1]
@@ -376,6 +389,7 @@ def test_fb_10_8_wrong_cue_ball_only_this_shot_void():
 
 
 def test_fb_10_13_striking_before_the_balls_stopped():
+    """FB-7.1 / FB-10.13: a stroke ends when every ball has stopped; striking before is a foul."""
     s = _after_break().call("R2", "foot-left")
     s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)}, before_rest=True)
     r = rulings(s)[0][1]
@@ -423,6 +437,8 @@ def test_fb_11_5_ball_that_drops_later_goes_back_turn_unchanged():
 
 # ------------------------------------------------------------------ FB-12 respot in play
 def test_fb_12_respot_hint_and_placement_check():
+    """FB-12.1 / FB-12.3 / FB-12.4: R1 holds the head-line spot so R2 goes to the foot-line spot; a
+    placement is judged by the ball's centre and 200 mm off gets a note."""
     s = _after_break().call("R2", "foot-left")
     s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
     s.place("R2", (HEAD_LINE[0] + 200.0, HEAD_LINE[1]))  # red R1 holds the head-line spot
@@ -458,8 +474,8 @@ def test_fb_12_2_displaced_kaisa_moves_back_once():
 
 # ------------------------------------------------------------------ FB-13 end of game
 def test_golden_fb_13_exactly_100_with_white_continues_104_passes_then_win_is_100():
-    """§9.2: exactly 100 by the white without nakki -> turn continues, no win;
-    104 -> recorded, turn passes; a later win is recorded as 100."""
+    """§9.2 / FB-13.1 / FB-13.4 / FB-13.5 / FB-13.6: exactly 100 by the white without nakki
+    -> turn continues, no win; 104 -> recorded, turn passes; a later win is recorded as 100."""
     s = Stream(MID, brk=False, score={"A": 98, "B": 50})
     s.call("W2", "foot-right").stroke("W1", "W1-W2 W2>foot-right", rest={"W1": (2000, 900)})
     rs, sc = rulings(s)
@@ -710,3 +726,213 @@ def test_fb_11_5_ball_moved_by_an_outside_cause_goes_back():
     rs, _ = rulings(s)
     assert "FB-11.5" in rs[1].rules and rs[1].next == "A"
     assert [(x.ball, x.pos) for x in rs[1].respots] == [("R2", FOOT_LINE)]
+
+
+# ---------------------------------------------------- audit: FB-1, FB-2, FB-3.4, FB-6.2, FB-7
+FOOT_END = (3106.25, 887.5)
+
+
+def test_fb_1_1_the_five_balls_and_no_other():
+    """FB-1.1: two whites, two reds, the kaisa; any other id is refused naming its line."""
+    rs, sc = rulings(_after_break())
+    assert sorted(sc.game.accounting()) == ["K", "R1", "R2", "W1", "W2"]
+    s = _after_break()
+    s._add("shot_start", dt=1.0, cue_ball="W2")
+    s._add("collision", a="W2", b="Y", pos=[2000.0, 1000.0])
+    with pytest.raises(RuleError, match=r"test:7: unknown ball id 'Y' in 'collision'"):
+        s.score()
+
+
+@pytest.mark.parametrize(("target", "start", "wins"), [(None, 97, True), ("50", 47, True)])
+def test_fb_1_2_played_to_100_unless_the_competition_says_otherwise(target, start, wins):
+    """FB-1.2: a red pot takes A from 97 to 100 and wins; with option target=50, 47 -> 50."""
+    s = Stream(MID, brk=False, score={"A": start, "B": 10})
+    s.call("R2", "foot-left").stroke("W1", "W1-R2 R2>foot-left", rest={"W1": (2300, 700)})
+    opts = {} if target is None else {"target": target}
+    rs, sc = rulings(s, **opts)
+    assert rs[0].points == 3 and sc.final["winner"] == "A"
+    assert sc.final["score"]["A"] == (int(target) if target else 100)
+    # one point short of the target does not win
+    s = Stream(MID, brk=False, score={"A": start - 1, "B": 10})
+    s.call("R2", "foot-left").stroke("W1", "W1-R2 R2>foot-left", rest={"W1": (2300, 700)})
+    assert rulings(s, **opts)[1].final["winner"] is None
+
+
+def test_fb_1_3_a_luikka_off_a_red_is_allowed_and_scores():
+    """FB-1.3 / FB-8.4: unlike kaisa, a called own-white in-off scores (off a red: 3); the
+    player plays on, from hand (FB-9.1)."""
+    s = _after_break().call("W2", "foot-left", via="R2")
+    s.stroke("W2", "W2-R2 W2>foot-left", rest={"R2": (2900.0, 500.0)})
+    s.place("W2", (400.0, 900.0)).call("K", "foot-right")
+    s.stroke("W2", "W2~house W2-K K>foot-right", rest={"W2": (1900.0, 600.0)})
+    rs, sc = rulings(s)
+    assert not rs[1].foul and rs[1].points == 3 and rs[1].next == "B"
+    assert "FB-9.1" in rs[1].rules
+    assert rs[2].player == "B" and "FB-9.2" in rs[2].rules and rs[2].points == 6
+    assert sc.final["score"] == {"A": 0, "B": 9}
+
+
+def test_fb_1_4_fb_2_1_a_10_ft_kaisa_table_with_67_mm_balls():
+    """FB-1.4 / FB-2.1: on the 10-ft kaisa table (67 mm balls) spots follow its length and
+    "occupied" its ball size: a ball 68 mm from the head-line spot blocks a 68 mm-ball table's
+    spot but not a 67 mm one's (FB-12.3)."""
+    from luza.calibration.profiles import load_profile
+    from luza.rules.record import score_items
+
+    p10 = load_profile("kaisa-10ft")
+    hx, hy = p10.spots["fb-head-line"]
+    pos = {
+        "W1": (1000.0, 300.0),
+        "W2": (hx + 68.5, hy),  # 68.5 mm from the head-line spot: touching only for 68 mm balls
+        "R1": (1600.0, 1100.0),
+        "R2": p10.spots["fb-foot-line"],
+        "K": p10.spots["fb-centre"],
+    }
+    s = Stream(pos, brk=False).call("R1", "foot-left")
+    s.stroke("W1", "W1-R1 R1>foot-left", rest={"W1": (1500.0, 1000.0)})
+    sc = score_items(s.items(), "five-ball", "kaisa-10ft", {})
+    r = sc.rulings[0]
+    assert r.points == 3 and [(x.ball, x.pos) for x in r.respots] == [("R1", (hx, hy))]
+    on12 = score_items(s.items(), "five-ball", "pyramid-12ft", {}).rulings[0]
+    assert on12.respots[0].pos != (hx, hy)  # the 12-ft spots are elsewhere
+
+
+def test_fb_2_3_over_length_cue_points_stand_then_loss():
+    """FB-2.3 / FB-10.14: a cue found too long: points scored with it stand; playing on with it
+    loses the game."""
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)}).foul("over-length-cue")
+    s.place("R2", FOOT_LINE).call("K", "foot-right")
+    s.stroke("W2", "W2-K", rest={"K": (2000, 1000)})  # a miss: the turn passes
+    s.call("R2", "foot-left").stroke("W1", "W1-R2", rest={"R2": (2800.0, 1000.0)})
+    rs, sc = rulings(s)
+    assert rs[1].points == 3 and sc.final["winner"] is None  # warned once, points stand
+    assert sc.final["score"]["B"] == 3
+
+
+def test_fb_3_4_the_other_balls_may_stay_on_their_spots_or_be_removed_for_the_lag():
+    """FB-3.4: the same lag ruling whether the reds and kaisa stay on their spots or not."""
+    out = []
+    for others in ({k: OPENING[k] for k in ("K", "R1", "R2")}, {}):
+        s = Stream({"W1": (300.0, 500.0), "W2": (300.0, 1300.0), **others})
+        s._add("shot_start", dt=1.0, cue_ball="W1", player="A", lag=True)
+        s._add("shot_start", dt=0.01, cue_ball="W2", player="B", lag=True)
+        for b in ("W1", "W2"):
+            s._add("cushion", ball=b, cushion="foot", pos=[3550.0, s.pos[b][1]])
+        s.pos["W1"], s.pos["W2"] = (200.0, 500.0), (120.0, 1300.0)
+        s._add("shot_end", dt=1.0, positions={b: list(p) for b, p in s.pos.items()})
+        for b in ("K", "R1", "R2"):
+            if b not in s.pos:
+                s.place(b, OPENING[b])
+        s.place("W1", (500.0, 400.0)).place("W2", (2300.0, 1500.0))  # B won: B has white 1
+        s.stroke("W1", "W1~house W1-K", rest={"W1": (1500.0, 500.0)}, player="B")
+        rs, _ = rulings(s)
+        out.append((rs[0].next, rs[0].rules, rs[1].foul, rs[1].player))
+    assert out[0] == out[1] and out[0][0] == "B" and out[0][2] is False
+
+
+def test_fb_6_2_only_one_ball_may_be_called():
+    """FB-6.2: a call names one ball; a list of balls is refused naming the line, and a second
+    call before the stroke replaces the first (the last call stands)."""
+    s = _after_break()
+    s._add("call", ball=["R2", "K"], pocket="foot-left", route={"cushions": [], "cue_cushions": []})
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
+    with pytest.raises(RuleError, match=r"test:6: unknown ball id \['R2', 'K'\] in 'call'"):
+        s.score()
+    s = _after_break().call("K", "foot-right").call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
+    r = rulings(s, auto_call="false")[0][1]
+    assert r.points == 3 and r.next == "B" and "FB-6.1" in r.rules
+
+
+def test_fb_7_4_talonmies_rejects_the_pocketing_and_is_a_foul():
+    """FB-7.4 / FB-10.6: a referee-entered talonmies (push) voids the pot and passes the turn;
+    a cue ball touching its object ball is pointed out first (FB-11.1), never ruled by itself."""
+    pos = dict(MID, W1=(2662.5 - 68.5, 887.5))  # W1 touches R2 on the foot-line spot
+    for kind, foul in (("talonmies", True), (None, False)):
+        s = Stream(pos, brk=False).call("R2", "foot-left")
+        s.stroke("W1", "W1-R2 R2>foot-left", rest={"W1": (2900.0, 600.0)})
+        if kind:
+            s.foul(kind)
+        r = rulings(s)[0][0]
+        assert "FB-11.1" in r.rules
+        assert r.foul is foul and r.points == (0 if foul else 3)
+        assert ("FB-10.6" in r.rules) is foul and r.next == ("B" if foul else "A")
+
+
+# ------------------------------------------------------------------ audit: FB-13.6, FB-14.4 .. 14.6
+def test_fb_13_6_final_score_capped_at_100_for_the_loser_too():
+    """FB-13.6: B recorded 104 without a finishing shot (FB-13.5); A then wins with a red:
+    both finals are capped at 100, while the running score showed 104."""
+    s = Stream(MID, brk=False, score={"A": 97, "B": 102})
+    s.stroke("W1", "W1-K", rest={"K": (1900.0, 1000.0)})  # A misses
+    s.call("W1", "foot-right").stroke("W2", "W2-W1 W1>foot-right", rest={"W2": (2000, 900)})
+    s.place("W1", (400.0, 900.0)).call("R2", "foot-left")
+    s.stroke("W1", "W1~house W1-R2 R2>foot-left", rest={"W1": (2400.0, 700.0)})
+    rs, sc = rulings(s)
+    assert rs[1].score["B"] == 104 and "FB-13.5" in rs[1].rules and rs[1].next == "A"
+    assert rs[2].points == 3 and "FB-13.1" in rs[2].rules and "FB-13.6" in rs[2].rules
+    assert sc.final == {"type": "final", "score": {"A": 100, "B": 100}, "winner": "A"}
+
+
+def _decider(score=None) -> Stream:
+    """A 1-minute match whose time runs out: ruling 3 starts the penalty-shot decider with A
+    first (the white-1 player), kaisa on the centre spot."""
+    s = Stream(MID, brk=False, score=score or {"A": 40, "B": 40})
+    s.stroke("W1", "W1-K", rest={"K": (1900.0, 1000.0)})  # A misses
+    s.wait(70.0)
+    s.stroke("W2", "W2-R2", rest={"R2": (2800.0, 1000.0)})  # B misses: time is up
+    s.stroke("W1", "W1-R2", rest={"R2": (2900.0, 1100.0)})  # A's last inning
+    s.stroke("W2", "W2-R2", rest={"R2": (2950.0, 1150.0)})  # B's last inning -> decider
+    return s.place("K", CENTRE)
+
+
+def test_fb_14_4_after_a_kaisa_pot_play_on_from_where_the_cue_ball_stopped():
+    """FB-14.4: after the 6-point start shot the player goes on from where his cue ball
+    stopped (no ball in hand) and a kaisa into a middle pocket scores as in the game (12)."""
+    s = _decider()
+    s.call("K", "foot-left").stroke("W1", "W1-K K>foot-left", rest={"W1": (1775.0, 450.0)})
+    s.place("K", CENTRE).call("K", "middle-right")
+    s.stroke("W1", "W1-K K>middle-right", rest={"W1": (1700.0, 700.0)})
+    rs, sc = rulings(s, match_minutes="1")
+    assert "FB-14.2" in rs[3].rules
+    assert rs[4].points == 6 and "FB-14.3" in rs[4].rules and rs[4].next == "A"
+    assert [x.pos for x in rs[4].respots] == [CENTRE]  # the kaisa back on the centre spot
+    assert rs[5].points == 12 and "FB-14.4" in rs[5].rules and rs[5].next == "A"
+    assert not any(r in rs[5].rules for r in ("FB-9.2", "FB-9.5"))  # not from hand
+    assert sc.final["score"] == {"A": 58, "B": 40} and sc.final["winner"] is None
+
+
+def test_fb_14_5_after_a_luikka_play_on_from_hand_with_the_kaisa_on_either_spot():
+    """FB-14.5: a luikka off the kaisa on the foot-end spot into a corner is 6; the player goes
+    on from hand and the ruling gives both kaisa spots; the next pot scores for him."""
+    s = _decider()
+    s.place("K", FOOT_END).call("W1", "foot-left", via="K")
+    s.stroke("W1", "W1-K W1>foot-left", rest={"K": (3300.0, 600.0)})
+    s.place("W1", (400.0, 700.0)).place("K", CENTRE).call("K", "foot-right")
+    s.stroke("W1", "W1~house W1-K K>foot-right", rest={"W1": (1900.0, 600.0)})
+    rs, sc = rulings(s, match_minutes="1")
+    assert rs[4].points == 6 and not rs[4].foul and rs[4].next == "A"
+    assert "FB-14.5" in rs[4].rules
+    assert any("(1775, 888)" in n and "(3106, 888)" in n for n in rs[4].notes)
+    assert rs[5].player == "A" and rs[5].points == 6 and "FB-14.4" in rs[5].rules
+    assert sc.final["score"]["A"] == 52
+
+
+def test_fb_14_6_kaisa_rules_apply_and_innings_alternate():
+    """FB-14.6: a second straight-middle kaisa in the inning is a foul that ends it; an
+    illegal own-ball pocketing ends an inning; turns alternate after each inning."""
+    s = _decider()
+    s.call("K", "foot-left").stroke("W1", "W1-K K>foot-left", rest={"W1": (1775.0, 450.0)})
+    s.place("K", CENTRE).call("K", "middle-right")
+    s.stroke("W1", "W1-K K>middle-right", rest={"W1": (1775.0, 450.0)})  # straight: 12
+    s.place("K", CENTRE).call("K", "middle-right")
+    s.stroke("W1", "W1-K K>middle-right", rest={"W1": (1700.0, 450.0)})  # again: foul
+    s.place("K", CENTRE).call("K", "foot-left")
+    s.stroke("W2", "W2-K W2>middle-left", rest={"K": (2000.0, 1000.0)})  # own white, no pot
+    rs, sc = rulings(s, match_minutes="1", decider_innings="2")
+    assert [r.points for r in rs[4:7]] == [6, 12, 0]
+    assert rs[6].foul and rs[6].fouls[0].rule == "FB-10.11" and rs[6].next == "B"
+    assert rs[7].player == "B" and rs[7].foul and rs[7].fouls[0].rule == "FB-10.1"
+    assert rs[7].next == "A" and "FB-14.6" in rs[7].rules  # B's inning over: A again
+    assert sc.final["score"] == {"A": 58, "B": 40}

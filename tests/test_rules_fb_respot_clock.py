@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from luza.calibration.profiles import load_profile
 from luza.rules.five_ball_clock import (
@@ -89,7 +91,8 @@ def test_fb_12_check_placement():
 
 
 def test_fb_4_opening_layout_and_warnings():
-    """FB-4: kaisa centre, reds on head-line/foot-line spots; white 2 must leave the lines."""
+    """FB-4.1 / FB-4.2 / FB-4.3 / FB-4.4 / FB-4.5: kaisa centre, reds on the head-line and
+    foot-line spots, white 1 behind the head line; white 2 must leave the lines."""
     lay = opening_layout(P12)
     L, W = P12.length_mm, P12.width_mm
     good = {**lay, "W1": (400.0, 600.0), "W2": (2900.0, 250.0)}
@@ -177,3 +180,38 @@ def test_fb_14_3_decider_layouts():
     assert decider_layout(P12, "luikka")["K"] == P12.spots["fb-foot-end"]
     with pytest.raises(ValueError):
         decider_layout(P12, "red")
+
+
+def _apart(points: list[tuple[float, float]], d_mm: float) -> bool:
+    return all(
+        (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 >= d_mm**2
+        for i, a in enumerate(points)
+        for b in points[i + 1 :]
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([P12, P10]),
+    st.lists(st.sampled_from(["K", "R1", "R2"]), min_size=1, max_size=3, unique=True),
+    st.lists(st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0)), max_size=4),
+    st.lists(st.integers(0, 4), max_size=4),
+)
+def test_fb_12_6_a_spot_is_always_free(profile, todo, fractions, on_spot):
+    """FB-12.6: with the other balls anywhere (some right on spots), every red or kaisa to be
+    respotted finds one of the five named spots -- never a fallback -- and none overlap."""
+    sp = list(spots(profile).values())
+    L, W, D = profile.length_mm, profile.width_mm, profile.ball_diameter_mm
+    others = [b for b in ("W1", "W2", "K", "R1", "R2") if b not in todo]
+    pts = [(D / 2 + f[0] * (L - D), D / 2 + f[1] * (W - D)) for f in fractions]
+    pts = [sp[k] for k in on_spot] + pts
+    placed: dict[str, tuple[float, float]] = {}
+    for b in others:  # greedily put each other ball at the next candidate that does not overlap
+        while pts and not _apart([*placed.values(), pts[0]], D):
+            pts.pop(0)
+        if pts:
+            placed[b] = pts.pop(0)
+    hints = respot_hints(todo, placed, profile)
+    assert sorted(h.ball for h in hints) == sorted(todo)
+    assert all(h.rule == "FB-12.1" and h.pos in sp for h in hints)
+    assert _apart([*placed.values(), *(h.pos for h in hints)], D)

@@ -89,6 +89,8 @@ def test_gr_6_4_touching_ball_that_moves_is_a_contact():
 
 # ---- GR-7 order of play, FP-5 play, FP-6 scoring ----
 def test_fp_5_5_every_ball_that_falls_counts_and_gr_7_1_play_again():
+    """FP-5.2 / FP-5.5 / FP-6.1 / GR-7.1: every ball that falls on a legal stroke is +1 and the
+    striker plays again."""
     b = mid()
     b.strike("3").hit("3", "4").hit("4", "5").pocket("4", "foot-left").pocket("5", "middle-left")
     b.end()
@@ -106,6 +108,8 @@ def test_fp_5_4_in_off_counts_one_more():
 
 
 def test_fp_2_any_ball_may_be_the_cue_ball_and_gr_7_3_out_of_turn():
+    """FP-2 / FP-5.1 / GR-4: the striker picks any ball as the cue ball, the others are object
+    balls; GR-7.3: striking again out of turn is a foul."""
     b = mid()
     b.strike("9", "A").hit("9", "10").end({"10": (1200.0, 700.0)})
     b.strike("12", "A").hit("12", "2").end({"2": (1200.0, 1400.0)})
@@ -196,7 +200,9 @@ def test_gr_7_4_unknown_choice_names_the_line():
         ("close-balls", "GR-19.1"),
     ],
 )
-def test_operator_fouls_gr_5_16_17_18_19(kind, rule):
+def test_operator_fouls_gr_5_and_gr_16_to_19(kind, rule):
+    """GR-5.1 / GR-5.2 / GR-16 / GR-17 / GR-18 / GR-19.1: fouls only the referee sees, entered as
+    inputs: the stroke's pocket is respotted (GR-22.c) and the opponent takes a penalty ball."""
     b = mid()
     b.strike("3").hit("3", "4").pocket("4", "foot-left").foul(kind).end()
     b.remove("9")
@@ -301,6 +307,8 @@ def test_gr_24_hanging_ball_falling_after_5_s_goes_back():
 
 # ---- GR-25 / FP-8 respots against the real table ----
 def test_gr_25_respot_behind_a_ball_on_the_rear_spot_and_placement_check():
+    """GR-25 / GR-2: the rear spot (3L/4, W/2) is taken, so ball 4 goes on the respot line tight
+    behind it; the placement is checked."""
     pos = spread()
     pos["10"] = (L * 0.75, W / 2)  # the rear spot is taken
     b = StreamBuilder()
@@ -396,6 +404,8 @@ def test_starting_score_must_match_the_balls_on_the_table():
 
 # ---- GR-9, GR-12, GR-13 the break ----
 def test_gr_13_1_legal_break_three_cushioned_balls_and_gr_9_1_rack_check():
+    """GR-13.1 / GR-9.1 / FP-3 / FP-4: from the full rack, the yellow breaks; three object balls at
+    a cushion make it legal."""
     b = StreamBuilder().rack()
     legal_break(b)
     r, _ = one(b)
@@ -475,6 +485,8 @@ def test_gr_12_2_break_with_a_white_ball_is_a_foul():
 
 
 def test_gr_12_3_and_gr_11_cue_ball_on_the_house_line_is_a_warning_only():
+    """GR-12.3 / GR-11 / GR-10: a ball's position is its centre, and a centre on the house line is
+    outside the house: a warning, not a foul."""
     b = StreamBuilder().rack(cue_pos=(L / 4, W / 2))
     legal_break(b)
     r, _ = one(b)
@@ -681,3 +693,103 @@ def test_table_state_turn_names_who_plays_first():
     b.strike("3", "B").hit("3", "4").end({"4": (900.0, 500.0)})
     r, _ = one(b)
     assert not r.foul and r.player == "B" and r.next == "A"
+
+
+# ---- audit: GR-3, GR-9.2, GR-12, GR-15.1, GR-19.2, GR-26 ----
+def test_gr_3_the_set_is_fifteen_whites_and_the_yellow():
+    """GR-3: the ball ids are Y and 1..15; a five-ball id is refused naming the line."""
+    b = mid()
+    b.strike("3").add("collision", a="3", b="W1", pos=[1.0, 1.0])
+    with pytest.raises(RuleError, match=r"gen:3: unknown ball id 'W1' in 'collision'"):
+        run(b)
+    b = StreamBuilder().rack()
+    assert sorted(b.pos, key=BALLS.index) == BALLS
+
+
+@pytest.mark.parametrize("y_x, warned", [(L / 8, False), (L / 4 + 1.0, True)])
+def test_gr_9_2_the_yellow_breaks_from_the_house(y_x, warned):
+    """GR-9.2 / GR-12.3: the coloured ball is placed in the house; placed outside it, the break
+    stands with a warning (no foul: nobody warned the player before the stroke)."""
+    b = StreamBuilder().rack(cue_pos=(y_x, W / 2))
+    legal_break(b)
+    r, _ = one(b)
+    assert not r.foul and r.cue_ball == "Y" and "GR-12.1" in r.rules
+    assert any("GR-12.3 warning" in n for n in r.notes) is warned
+
+
+def test_gr_12_1_only_the_first_stroke_from_the_rack_is_the_break():
+    """GR-12.1: the break brings the cue ball into play from the house; the next stroke is
+    ordinary play (FP-2: any ball may be the cue ball)."""
+    b = StreamBuilder().rack()
+    b.strike("Y").hit("Y", "1").pocket("11", "foot-left").end({"Y": (1000.0, 300.0)})
+    b.strike("1").hit("1", "Y").end({"Y": (1300.0, 500.0)})
+    s = run(b)
+    brk, nxt = s.rulings
+    assert {"GR-12.1", "GR-13.1", "FP-4"} <= set(brk.rules) and "FP-2" not in brk.rules
+    assert "FP-2" in nxt.rules and not {"GR-12.1", "GR-13.1"} & set(nxt.rules) and not nxt.foul
+
+
+def test_gr_12_4_gr_12_5_adjusting_by_hand_then_any_tip_contact_is_the_break():
+    """GR-12.5: before the stroke the breaker may set the yellow by hand (no alarm, no foul);
+    GR-12.4: once struck it is in play -- a touch that meets no ball is the break, a foul."""
+    b = StreamBuilder().rack(cue_pos=(1000.0, W / 2))  # outside the house at first
+    b.moved("Y", (700.0, 800.0)).place("Y", (600.0, W / 2))  # set and re-set in the house
+    b.strike("Y").end({"Y": (610.0, W / 2)})  # a touch: the yellow rolls 10 mm
+    b.remove("13").choice("play")
+    b.strike("1", "B").hit("1", "2").end({"2": (2000.0, 300.0)})
+    s = run(b)
+    brk, nxt = s.rulings
+    assert not any("GR-16" in n or "GR-12.3" in n for n in brk.notes)
+    assert [f.rule for f in brk.fouls] == ["GR-6.2"] and "GR-12.1" in brk.rules
+    assert s.game.shelf[1] == ["13"] and nxt.player == "B" and not nxt.foul
+    assert "GR-12.1" not in nxt.rules  # the break was used up by the touch
+
+
+def test_gr_15_1_a_stroke_runs_until_every_ball_has_stopped():
+    """GR-15.1: everything between the strike and shot_end (all balls still) is the stroke's:
+    a ball dropping just before the end counts; a new strike before then is refused, and one
+    flagged as struck while a ball still spun is a foul (GR-15.2)."""
+    b = mid()
+    b.strike("3").hit("3", "4").add("pocket", dt=3.0, ball="4", pocket="foot-left")
+    b.pos.pop("4")
+    b.end()
+    r, _ = one(b)
+    assert r.points == 1 and r.next == "A"
+    b = mid()
+    b.strike("3").hit("3", "4").add("shot_start", cue_ball="5")
+    with pytest.raises(RuleError, match=r"gen:4: shot_start while the stroke started at gen:2"):
+        run(b)
+    b = mid()
+    b.strike("3").hit("3", "4").end(at_rest=False)  # ball 4 still spinning in place
+    b.strike("5", "B").hit("5", "6").end()
+    assert run(b).rulings[1].fouls[0].rule == "GR-15.2"
+
+
+def test_gr_19_2_cue_ball_following_a_close_ball_is_not_a_foul_by_itself():
+    """GR-19.2: the cue ball 5 mm from its object ball follows it into the pocket: no foul
+    without a referee's double hit / push; the camera only raises a GR-19 suggestion."""
+    pos = spread()
+    pos["4"] = (pos["3"][0] + D + 5.0, pos["3"][1])
+    rulings = []
+    for push in (False, True):
+        b = StreamBuilder()
+        b.table_state(pos, score={"A": 0, "B": 0})
+        b.strike("3").hit("3", "4").pocket("4", "foot-left").pocket("3", "foot-left")
+        if push:
+            b.foul("push")
+        rulings.append(one(b.end())[0])
+    r, r2 = rulings
+    assert not r.foul and r.points == 2 and r.next == "A"
+    assert any("GR-19 suggestion" in n for n in r.notes)
+    assert r2.foul and r2.fouls[0].rule == "GR-18" and r2.points == 0
+
+
+def test_gr_26_a_foul_of_no_listed_kind_is_a_gr_26_foul_with_the_fp_7_penalty():
+    """GR-26: the consolidated foul list; an operator foul of another kind, with no rule, is
+    ruled under GR-26 and carries the FP-7 penalty ball."""
+    b = mid()
+    b.strike("3").hit("3", "4").foul("cue-over-the-line").end()
+    b.remove("9")
+    r, s = one(b)
+    assert [f.rule for f in r.fouls] == ["GR-26"] and "FP-7" in r.rules
+    assert s.final["score"] == {"A": 0, "B": 1}
