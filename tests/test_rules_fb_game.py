@@ -936,3 +936,73 @@ def test_fb_14_6_kaisa_rules_apply_and_innings_alternate():
     assert rs[7].player == "B" and rs[7].foul and rs[7].fouls[0].rule == "FB-10.1"
     assert rs[7].next == "A" and "FB-14.6" in rs[7].rules  # B's inning over: A again
     assert sc.final["score"] == {"A": 58, "B": 40}
+
+
+# ------------------------------------------------------------------ §9.2 / FB-8.2 end to end
+def _pot(called: str, pocket: str, nakki: str = "") -> Stream:
+    """A (white 1, mid-game, not from hand) pots the called ball, then W1 meets the nakki balls."""
+    toks = f"W1-{called} {called}>{pocket} " + " ".join(f"W1-{b}" for b in nakki.split())
+    s = Stream(MID, brk=False).call(called, pocket)
+    return s.stroke("W1", toks.strip(), rest={"W1": (1300.0, 1200.0)})
+
+
+def _cell_stream(called: str, pk: str, nakki: str) -> Stream:
+    ball = {"white": "W2", "red": "R2", "kaisa": "K"}[called]
+    pocket = {"corner": "foot-left", "middle": "middle-left"}[pk]
+    others = [b for b in ("W2", "R1", "R2", "K") if b != ball]
+    ids = []
+    for c in nakki:  # W, R, K letters -> a ball of that colour other than the called one
+        ids.append(next(b for b in others if b[0] == c and b not in ids))
+    return _pot(ball, pocket, " ".join(ids))
+
+
+def test_fb_8_2_every_checked_cell_through_the_engine():
+    """FB-8.2: every ✓ cell (and the digest's reasoned cells) scored from a stream by the game
+    engine: call made, the player continues, the points are the table's."""
+    from test_rules_fb_scoring import FB_8_2_CELLS
+
+    for called, pk, nakki, expected in FB_8_2_CELLS:
+        r = rulings(_cell_stream(called, pk, nakki))[0][0]
+        assert (r.points, r.foul, r.next) == (expected, False, "A"), (called, pk, nakki)
+        assert "FB-8.2" in r.rules or not nakki
+
+
+@pytest.mark.parametrize(
+    ("called", "pocket", "tokens", "route", "points"),
+    [
+        ("R2", "foot-left", "W1-R2 R2>foot-left W1-W2 W1-K", {}, 11),
+        ("W2", "foot-right", "W1-W2 W2>foot-right W1-R1 W1-R2", {}, 7),
+        ("K", "foot-left", "W1-K K>foot-left W1-W2 W1-R2", {}, 14),
+        (
+            "K",
+            "middle-left",
+            "W1-K K|right-head K>middle-left W1-R1 W1-R2",
+            {"cushions": ["right-head"]},
+            21,
+        ),
+        ("K", "middle-left", "W1-R1 R1-K K>middle-left W1-W2", {"combination": "R1"}, 6),
+    ],
+    ids=["red+W+K=11", "white+R+R=7", "kaisa-corner+W+R=14", "kaisa-middle-bank+R+R=21", "combo=6"],
+)
+def test_golden_fb_9_2_cases_through_the_engine(called, pocket, tokens, route, points):
+    """§9.2 / FB-8.2 / FB-8.5c: the golden Five Ball cases, scored from a stream."""
+    s = Stream(MID, brk=False).call(called, pocket, **route)
+    s.stroke("W1", tokens, rest={"W1": (1300.0, 1200.0)})
+    r = rulings(s)[0][0]
+    assert r.points == points and not r.foul and r.next == "A"
+
+
+def test_golden_fb_8_6_the_37_point_shot_through_the_engine():
+    """§9.2 / FB-8.6: the maximum from a stream: kaisa middle, nakki W2 R1 R2, all three drop,
+    W1 in off the kaisa: 37; the player continues from hand, B's white goes to hand (FB-9.1)
+    and the kaisa and reds get their spots, kaisa first (FB-12.5)."""
+    toks = (
+        "W1-K K>middle-left W1-W2 W1-R1 W1-R2 W2>foot-left R1>foot-right R2>head-left "
+        "W1|left-foot W1>middle-right"
+    )
+    s = Stream(MID, brk=False).call("K", "middle-left").stroke("W1", toks)
+    r = rulings(s)[0][0]
+    assert r.points == 37 and not r.foul and r.next == "A"
+    assert [x.ball for x in r.respots] == ["K", "R1", "R2"]
+    assert [x.pos for x in r.respots] == [CENTRE, HEAD_LINE, FOOT_LINE]
+    assert sum(1 for n in r.notes if "has ball in hand (FB-9.1)" in n) == 2

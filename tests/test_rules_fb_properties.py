@@ -143,8 +143,23 @@ def test_five_balls_are_conserved_at_every_step(s):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(s=streams())
 def test_scoring_is_deterministic_and_replays(s, tmp_path_factory):
+    """Replay is deterministic; at every ruling the striker's score moves by exactly its points
+    (0 to 37, FB-8.6; 0 on a foul, FB-8.7) and the opponent's never (no penalty points)."""
     items = s.items()
-    a = score_items(items, "five-ball", "pyramid-12ft", OPTIONS)
+    last = {"A": 0, "B": 0}
+
+    def step(game, r) -> None:
+        now = game.score()
+        if r.player is not None:
+            assert 0 <= r.points <= 37 and (r.points == 0 or not r.foul)
+            assert now[r.player] - last[r.player] == r.points
+            other = next(p for p in now if p != r.player)
+            assert now[other] == last[other]
+        else:
+            assert now == last  # a lag scores nothing
+        last.update(now)
+
+    a = score_items(items, "five-ball", "pyramid-12ft", OPTIONS, observe=step)
     b = score_items(items, "five-ball", "pyramid-12ft", OPTIONS)
     assert [r.to_dict() for r in a.rulings] == [r.to_dict() for r in b.rulings]
     assert a.final == b.final
