@@ -873,9 +873,21 @@ class Renderer:
         if self.look.shadow_strength > 0:
             for _, _b, p, shadow, _s in geo:
                 self._shadow(img, p, shadow, origin)
+        R = self.profile.ball_radius_mm
+        centres = {
+            b: np.array([p.x_mm, p.y_mm, -(R + p.lift_mm)])
+            for b, p in poses.items()
+            if p is not None and p.on_table
+        }
         for _, b, p, _sh, sphere in sorted(geo, key=lambda g: -g[0]):
             if sphere is not None:
-                self._ball(img, b, p, sphere, origin)
+                me = centres[b]
+                near = [
+                    c
+                    for k, c in centres.items()
+                    if k != b and float(np.sum((c - me) ** 2)) < (3.2 * R) ** 2
+                ]
+                self._ball(img, b, p, sphere, origin, near)
 
     def _shadow(self, img, p: BallPose, box, origin) -> None:
         """Soft lamp shadows and contact occlusion of one ball on the surface under it.
@@ -950,7 +962,7 @@ class Renderer:
         y0, y1, x0, x1 = box
         return y0, x0, cov.reshape(y1 - y0, x1 - x0).astype(np.float32)
 
-    def _ball(self, img, ball: str, p: BallPose, box, origin) -> None:
+    def _ball(self, img, ball: str, p: BallPose, box, origin, near=()) -> None:
         y0, y1, x0, x1 = box
         R = self.profile.ball_radius_mm
         C = self._C
@@ -973,12 +985,32 @@ class Renderer:
         alb = self._ball_albedo(ball, nb, pix_ang)
         look = self.look
         E = self._irradiance(P, n)  # (N, K)
+        # Neighbouring balls shade this one: their lamp shadows, and less room light
+        # near the contact points.
+        vis_amb = np.ones(len(P))
+        if len(near):
+            Cn = np.asarray(near, np.float64)  # (M, 3) neighbour centres
+            Pf = P.astype(np.float32)
+            v = (self._lamp_pos[None, :, :] - P[:, None, :]).astype(np.float32)  # (N, K, 3)
+            vv = np.einsum("nkc,nkc->nk", v, v)
+            vlen = np.sqrt(vv)
+            w = Cn[None, :, :].astype(np.float32) - Pf[:, None, :]  # (N, M, 3)
+            wv = np.einsum("nmc,nkc->nmk", w, v)  # (N, M, K)
+            along = wv / vv[:, None, :]
+            ww = np.einsum("nmc,nmc->nm", w, w)
+            dperp = np.sqrt(np.maximum(ww[..., None] - wv * along, 0.0))
+            dist = along * vlen[:, None, :]
+            pen = np.maximum(self._lamp_radius[None, None, :] * dist / vlen[:, None, :], 1.0)
+            occ = _smoothstep(R + pen, R - pen, dperp) * (along > 0)
+            E = E * np.prod(1.0 - occ, axis=1)
+            gap = np.sqrt(ww) - R  # (N, M)
+            vis_amb = np.prod(1.0 - 0.6 * np.exp(-np.maximum(gap, 0.0) / (0.25 * R)), axis=1)
         diffuse = E.sum(1) / self._E0
         # Cloth bounce from below and the room from above.
         up_f = np.clip(-n[:, 2], 0.0, 1.0)
         down_f = np.clip(n[:, 2], 0.0, 1.0)
-        bounce = self._cloth[None, :] * (0.9 * down_f + 0.15)[:, None]
-        amb = look.ambient * (0.4 + 0.6 * up_f)
+        bounce = self._cloth[None, :] * ((0.9 * down_f + 0.15) * vis_amb)[:, None]
+        amb = look.ambient * (0.4 + 0.6 * up_f) * vis_amb
         lin = alb * (amb[:, None] + diffuse[:, None] * self._light[None, :] + bounce)
         # Specular: the lamps' openings reflected, and a gloss + Fresnel environment.
         dn = np.einsum("nc,nc->n", ds, n)
