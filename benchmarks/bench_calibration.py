@@ -27,6 +27,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
 from luza.calibration.calib import Calibration, CalibrationError, calibrate
 from luza.calibration.camera import CameraModel
 from luza.calibration.overlay import draw_overlay
@@ -81,11 +82,10 @@ def make_view(seed: int, cache: Path | None = None):
     files = [cache / f"view{seed}_{i}.png" for i in range(N_FRAMES)] if cache else []
     if files and all(f.exists() for f in files):
         return [cv2.imread(str(f)) for f in files], cam, profile, p
+    from luza.physics.state import BallPose
     from luza.samples.look import random_look
     from luza.samples.people import cue_for_strike, hand_at
     from luza.samples.render import Renderer
-
-    from luza.physics.state import BallPose
 
     rng = np.random.default_rng(seed + 7)
     r = Renderer(profile, cam, random_look(rng), seed=seed)

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile, profile_from_dict
-
 from luza.errors import LuzaError
 
 FORMAT = "luza-calibration/1"

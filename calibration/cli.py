@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
 from luza.calibration.calib import CalibrationError, calibrate
 from luza.calibration.lens import calibrate_camera, load_camera, save_camera
 from luza.calibration.profiles import load_profile

@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from scipy.optimize import least_squares
+
 from luza.calibration.calib import CalibrationError
 from luza.calibration.camera import CameraModel
 from luza.calibration.lens import plumb_line, undistort_norm
 from luza.calibration.profiles import TableProfile
-from scipy.optimize import least_squares
 
 SEGMENT_WIDTH_PX = 480  # cloth segmentation runs on a copy this wide
 MAX_BACKGROUND_FRAMES = 15
@@ -48,7 +49,7 @@ EDGE_CHUNK = 6  # profiles averaged to locate the nose before each is refined
 EDGE_WINDOW_PX = 3.0  # a profile's own peak is looked for this close to the chunk's
 EDGE_NOISE_K = 5.0  # an edge is this many robust sigmas above the cloth texture
 TANGENT_AVG_PX = 10.0  # half-length along the side over which edge profiles are averaged
-CUSHION_CHROMA_TOL = 0.05  # rgb-chromaticity distance: the cushion is covered with the bed's cloth
+CUSHION_CHROMA_TOL = 0.05  # rgb-chromaticity distance within which the cushion is the bed's cloth
 SIDES = ("head", "right", "foot", "left")  # quad sides in order, see _side_model
 
 
@@ -260,7 +261,13 @@ def _ransac_curve(t: np.ndarray, s: np.ndarray, rng: np.random.Generator) -> np.
 
 
 def _nose_index(
-    g: np.ndarray, chroma: np.ndarray, bright: np.ndarray, thr: float, cw_n: float, k_bed: int
+    g: np.ndarray,
+    sg: np.ndarray,
+    chroma: np.ndarray,
+    bright: np.ndarray,
+    thr: float,
+    cw_n: float,
+    k_bed: int,
 ) -> int | None:
     """Index of the cushion nose in one (chunk-averaged) profile, bed first, outwards.
 
@@ -273,10 +280,11 @@ def _nose_index(
     n = len(g)
     ref_c = np.median(chroma[:k_bed], axis=0)
     ref_b = float(np.median(bright[:k_bed]))
-    cloth = (np.linalg.norm(chroma - ref_c, axis=1) <= CUSHION_CHROMA_TOL) & (
-        bright >= CLOTH_MIN_BRIGHTNESS * ref_b
-    )
-    run = 6
+    cdist = np.linalg.norm(chroma - ref_c, axis=1)
+    # the rail differs from the cloth more than anything on the cushion does
+    tol = max(CUSHION_CHROMA_TOL, 0.5 * float(cdist[k_bed:].max()))
+    cloth = (cdist <= tol) & (bright >= CLOTH_MIN_BRIGHTNESS * ref_b)
+    run = max(6, int(0.25 * cw_n))
     not_cloth = ~cloth
     rc = None
     for k in range(k_bed, n - run):
@@ -289,10 +297,15 @@ def _nose_index(
     rc = lo_r + int(np.argmax(g[lo_r:hi_r]))
     lo = max(1, int(rc - 1.6 * cw_n))
     hi = min(n - 1, int(rc - 0.35 * cw_n))
-    for q in range(hi, lo - 1, -1):
-        if g[q] > thr and g[q] >= g[q - 1] and g[q] >= g[q + 1]:
-            return q
-    return None
+    peaks = [
+        q for q in range(hi, lo - 1, -1) if g[q] > thr and g[q] >= g[q - 1] and g[q] >= g[q + 1]
+    ]
+    if not peaks:
+        return None
+    # seen from above the nose is dark-to-bright going outwards (the face or the
+    # shadow under the nose inside, a lit rounded nose outside); prefer such an edge
+    rising = [q for q in peaks if sg[q] > 0 and g[q] > 0.25 * max(g[p] for p in peaks)]
+    return rising[0] if rising else peaks[0]
 
 
 def nose_edge_points(
@@ -349,18 +362,15 @@ def nose_edge_points(
         mad_m = float(np.median(np.abs(inner_m - med_m))) * 1.4826
         thr_m = max(med_m + EDGE_NOISE_K * mad_m, 0.5)
         for rows, gm in zip(chunks, gms, strict=True):
-            kc = _nose_index(
-                gm, ab[rows].mean(axis=0), bright[rows].mean(axis=0), thr_m, cw_n, k_bed
-            )
+            br_m = bright[rows].mean(axis=0)
+            kc = _nose_index(gm, np.gradient(br_m), ab[rows].mean(axis=0), br_m, thr_m, cw_n, k_bed)
             if kc is None:
                 continue
             win = max(2, int(EDGE_WINDOW_PX / ds))
             for j in range(rows.start, rows.stop):
                 lo, hi = max(1, kc - win), min(len(s) - 2, kc + win)
                 gj = g[j]
-                peaks = [
-                    q for q in range(lo, hi + 1) if gj[q] >= gj[q - 1] and gj[q] >= gj[q + 1]
-                ]
+                peaks = [q for q in range(lo, hi + 1) if gj[q] >= gj[q - 1] and gj[q] >= gj[q + 1]]
                 if not peaks:
                     continue
                 k = min(peaks, key=lambda q: abs(q - kc))  # this edge, not a neighbour

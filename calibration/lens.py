@@ -13,9 +13,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from luza.calibration.camera import CameraModel
 from scipy.optimize import least_squares
 
+from luza.calibration.camera import CameraModel
 from luza.errors import LuzaError
 
 UNDISTORT_ITERATIONS = 30

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+
 from luza.calibration.calib import Calibration
 
 _SHIFT = 4

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile
 

@@ -51,11 +51,19 @@ def _bed_errors(cal, cam, profile=PYR, height=0.0) -> np.ndarray:
 
 CAMS = {
     "1080p-tilted-mild-lens": CameraModel.looking_down(
-        PYR.size_mm, (1920, 1080), height_mm=3100, tilt_deg=(5.0, -4.0), roll_deg=2.0,
+        PYR.size_mm,
+        (1920, 1080),
+        height_mm=3100,
+        tilt_deg=(5.0, -4.0),
+        roll_deg=2.0,
         dist=(-0.08, 0, 0, 0, 0),
     ),
     "720p-strong-lens": CameraModel.looking_down(
-        PYR.size_mm, (1280, 720), height_mm=2700, tilt_deg=(-3.0, 2.0), roll_deg=-3.0,
+        PYR.size_mm,
+        (1280, 720),
+        height_mm=2700,
+        tilt_deg=(-3.0, 2.0),
+        roll_deg=-3.0,
         dist=(-0.25, 0, 0, 0, 0),
     ),
 }
