@@ -78,6 +78,8 @@ from luza.rules.five_ball_respot import (
 from luza.rules.five_ball_scoring import ScoringConfig, explain, is_finishing
 
 WHITES = ("W1", "W2")
+# Operator choices Five Ball knows (see the module docstring and rules/REFEREE.md).
+CHOICE_KINDS = ("ball-2", "give-start", "restore", "break-start", "break-end", "decider-first")
 LONG_CUSHIONS = ("left-head", "left-foot", "right-head", "right-foot")
 
 # Operator foul kinds -> (rule, is a foul).  double-hit is "no points", not a foul (FB-10.7).
@@ -799,6 +801,11 @@ class FiveBall(Game):
                     if who not in self.players:
                         raise rule_error(c.where, f"decider-first names {who!r}, not a player")
                     self.decider_first = who
+                elif kind not in CHOICE_KINDS:
+                    r.notes.append(
+                        f"choice '{kind}' at t={c.t:g} s is not a Five Ball choice: ignored "
+                        f"(known: {', '.join(CHOICE_KINDS)})"
+                    )
             except ClockError as e:
                 raise rule_error(c.where, str(e)) from None
 

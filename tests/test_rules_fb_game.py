@@ -1006,3 +1006,11 @@ def test_golden_fb_8_6_the_37_point_shot_through_the_engine():
     assert [x.ball for x in r.respots] == ["K", "R1", "R2"]
     assert [x.pos for x in r.respots] == [CENTRE, HEAD_LINE, FOOT_LINE]
     assert sum(1 for n in r.notes if "has ball in hand (FB-9.1)" in n) == 2
+
+
+def test_a_free_pyramid_choice_in_five_ball_is_noted_as_ignored():
+    """A choice Five Ball does not know (e.g. Free Pyramid's 'hand-back') is not dropped
+    silently: the ruling says it was ignored."""
+    s = _after_break().choice("hand-back").stroke("W2", "W2-K", rest={"K": (2000.0, 1100.0)})
+    r = rulings(s)[0][1]
+    assert any("choice 'hand-back'" in n and "ignored" in n for n in r.notes) and not r.foul
