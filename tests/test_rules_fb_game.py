@@ -1012,5 +1012,7 @@ def test_a_free_pyramid_choice_in_five_ball_is_noted_as_ignored():
     """A choice Five Ball does not know (e.g. Free Pyramid's 'hand-back') is not dropped
     silently: the ruling says it was ignored."""
     s = _after_break().choice("hand-back").stroke("W2", "W2-K", rest={"K": (2000.0, 1100.0)})
-    r = rulings(s)[0][1]
-    assert any("choice 'hand-back'" in n and "ignored" in n for n in r.notes) and not r.foul
+    rs = rulings(s)[0]  # a choice after a stroke belongs to that stroke's record
+    notes = [n for r in rs for n in r.notes]
+    assert any("choice 'hand-back'" in n and "ignored" in n for n in notes)
+    assert not any(r.foul for r in rs) and rs[1].next == "A"
