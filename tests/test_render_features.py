@@ -324,3 +324,18 @@ def test_cue_pushed_through_the_strike_is_blurred(tilted):
         return float(np.abs(np.diff(row)).max())
 
     assert steepest(blurred) < 0.7 * steepest(sharp)
+
+
+def test_touching_balls_shade_each_other(straight):
+    a = BallPose(L * 0.4, W * 0.3)
+    b = BallPose(L * 0.4 + 2 * R, W * 0.3)  # touching on the +x side
+    alone = straight.render({"1": a}, noise=False).astype(int)
+    pair = straight.render({"1": a, "2": b}, noise=False).astype(int)
+    # Sample ball 1 just inside its rim, towards ball 2 (by the contact) and away from it.
+    y0, x0, cov = straight.ball_coverage(a)
+    u, v = straight.camera.project(np.array([a.x_mm, a.y_mm]), R)
+    r_px = np.sqrt(cov.sum() / np.pi)
+    near = (int(round(v)), int(round(u + 0.9 * r_px)))
+    far = (int(round(v)), int(round(u - 0.9 * r_px)))
+    assert pair[near].sum() < alone[near].sum() - 15
+    assert abs(pair[far].sum() - alone[far].sum()) <= 3
