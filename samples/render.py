@@ -6,16 +6,23 @@ Pipeline (per :class:`Renderer`):
   intrinsics, distortion and pose); the rays are marched through a height field of
   the table built from the profile (bed, rounded cushion nose at
   ``cushion_nose_height_mm``, the cushion top sloping up to the wooden rail, six
-  pocket holes cut by ``profile.pockets()``, the floor outside).  The hit points are
-  shaded with the look's lamps (brighter centre, fall-off), textured (cloth nap,
-  wood grain, markings), vignetted, blurred and gamma-encoded: the static
-  background.
+  pocket holes cut by ``profile.pockets()``, the floor boards outside).  The hit
+  points are shaded with the look's lamps (brighter centre, fall-off), textured
+  (cloth nap and brushing, worn patches, chalk, wood grain, markings, sights),
+  vignetted, blurred and gamma-encoded: the static background.
 * per frame: each ball is ray-cast as a sphere in a small patch around it (exact
-  perspective and parallax: centre at ``R + lift`` above the cloth), shaded with
-  the lamps (diffuse, specular highlights, cloth bounce, Fresnel), printed numbers
-  or dots turning with ``BallPose.rotation``, with soft lamp shadows and contact
-  occlusion on whatever surface lies under it; then people (cue, arms, hands:
-  :mod:`luza.samples.people`) with their shadows; then signal-dependent sensor noise.
+  perspective and parallax: centre at ``R + lift`` above the cloth; hidden where
+  the table is in front of it, e.g. dropping into a pocket), shaded with the lamps
+  (diffuse, specular highlights, cloth bounce, Fresnel, shadows of its neighbours),
+  printed numbers or dots turning with ``BallPose.rotation``, with soft lamp
+  shadows and contact occlusion on whatever surface lies under it; then people
+  (cue, arms, hands, heads: :mod:`luza.samples.people`) with their shadows; then
+  signal-dependent sensor noise.  ``render_exposure`` averages sub-frames in the
+  regions of moving balls (and of a moving cue or hand) only.
+
+Ball marks: ``1``..``15`` carry their number on two opposite poles (6 and 9
+underlined); ``W1`` has a single dot and ``W2`` a pair of dots at each of the six
+poles of the ball's body axes, so at least one mark is in view from any side.
 
 Where a ball appears (the truth a detector is measured against): the centre of the
 ball's silhouette in the image.  Under perspective the silhouette of a sphere is an
