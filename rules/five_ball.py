@@ -8,7 +8,7 @@
 * ``five_ball_respot`` -- FB-12 spot lists, "occupied", the kaisa's return;
 * ``five_ball_clock`` -- FB-14 clock, last innings, penalty-shot decider.
 
-Conventions (see ``rules/REFEREE-five-ball.md``):
+Conventions (see ``rules/REFEREE.md``):
 
 * **Players** are ``A`` and ``B`` (or the names of a ``players`` input).  ``A``
   breaks with white 1 unless a lag decides (FB-3): the lag winner takes white
