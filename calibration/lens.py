@@ -41,7 +41,8 @@ def _line_residuals(pts: np.ndarray) -> np.ndarray:
     c = pts.mean(axis=0)
     q = pts - c
     _, _, vt = np.linalg.svd(q, full_matrices=False)
-    return q @ vt[1]
+    nrm = vt[1] if vt[1][np.argmax(np.abs(vt[1]))] > 0 else -vt[1]  # a stable sign
+    return q @ nrm
 
 
 def plumb_line(
@@ -70,8 +71,15 @@ def plumb_line(
         out.append(np.array([kk2 / 0.5]))  # weak prior: k2 is second order
         return np.concatenate(out)
 
+    # a coarse search over k1 first: the cost is not convex far from the answer
+    grid = np.linspace(-0.7, 0.35, 43)
+    costs = []
+    for g in grid:
+        r = res(np.array([g, 0.0]) if k2 else np.array([g]))[:-1]
+        costs.append(float(np.sum(np.minimum(r**2, 25.0))))
     x0 = np.zeros(2 if k2 else 1)
-    sol = least_squares(res, x0, loss="huber", f_scale=1.0, x_scale=0.1)
+    x0[0] = grid[int(np.argmin(costs))]
+    sol = least_squares(res, x0, loss="huber", f_scale=1.0, x_scale="jac")
     kk1 = float(sol.x[0])
     kk2 = float(sol.x[1]) if k2 else 0.0
     r = res(sol.x)[:-1]

@@ -156,6 +156,10 @@ class TableMonitor:
         if not moved and not self._lost:
             self._strikes = 0
             return None
+        if self._strikes == 0:
+            # the view changed: recalibrate from frames of the new view only
+            self._recent.clear()
+            self._recent.append(frame)
         self._strikes += 1
         if self._strikes < self.confirm and not self._lost:
             return None
