@@ -283,11 +283,13 @@ class BallDetector:
         frame: int = 0,
         t: float = 0.0,
         skip_px: np.ndarray | None = None,
+        neighbours_px: np.ndarray | None = None,
     ) -> Detections:
         """Balls whose centre lies inside the given work-pixel boxes (fixed cloth model).
 
         ``skip_px``: frame pixels of balls known to be there unchanged; peaks within
         half a radius of one are left out (the caller keeps its old detection).
+        ``neighbours_px``: other balls known elsewhere (for the rim fit next to them).
 
         Each box is processed with a margin of two ball radii so votes from a
         ball's whole rim are in, and only peaks inside the box are kept -- the
@@ -319,7 +321,9 @@ class BallDetector:
             fg, rel = self.foreground(work, (ex0, ey0))
             votes = self.rim_votes(work)
             keep = (bx0 - ex0, by0 - ey0, bx1 - ex0, by1 - ey0)
-            parts.append(self._from_votes(fg, rel, votes, frame, t, (ex0, ey0), keep, skip_px))
+            parts.append(
+                self._from_votes(fg, rel, votes, frame, t, (ex0, ey0), keep, skip_px, neighbours_px)
+            )
         if not parts:
             return Detections.empty(frame, t)
         return Detections.merge(parts)
@@ -334,6 +338,7 @@ class BallDetector:
         off: tuple[int, int],
         keep_box=None,
         skip_px: np.ndarray | None = None,
+        neighbours_px: np.ndarray | None = None,
     ) -> Detections:
         rw = self.r_work
         h, w = votes.shape
@@ -387,7 +392,10 @@ class BallDetector:
             crisp = score >= REFINE_MIN_SCORE
             if crisp.any():
                 xy_px[crisp] = self.refine_full(
-                    self._image, xy_px[crisp], radius[crisp], _others(xy_px, crisp, skip_px)
+                    self._image,
+                    xy_px[crisp],
+                    radius[crisp],
+                    _others(xy_px, crisp, neighbours_px if neighbours_px is not None else skip_px),
                 )
                 xy_mm = self.camera.unproject(xy_px, self.R_mm)
         return Detections(frame, t, xy_px, xy_mm, radius, score)

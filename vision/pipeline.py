@@ -28,6 +28,8 @@ CHANGE_LEVEL = 28  # 8-bit difference (any channel) that counts as a change
 GRID_RADII = 0.5  # change-grid spacing in ball radii
 TILE_RADII = 6.0  # side of a change tile in ball radii
 FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
+SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
+SETTLE_EVERY_FRAMES = 4  # ... every this many frames
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
 
 
@@ -56,6 +58,7 @@ class VisionPipeline:
         self._last: Detections | None = None
         self._img: np.ndarray | None = None
         self.stats = {"frames": 0, "full": 0, "boxes": 0}
+        self._forced = np.zeros((0, 2))  # frame pixels to search again next frame
         self.tracker.occluded = self._occluded
 
     def _grid(self, image: np.ndarray) -> np.ndarray:
@@ -90,6 +93,11 @@ class VisionPipeline:
             changed = self._changed(grid)
             boxes = self._change_boxes(changed)
             boxes += self._moving_boxes()
+            forced = self._forced
+            self._forced = np.zeros((0, 2))
+            r = self.detector.radius_px_max
+            for x, y in forced:
+                boxes.append(self.detector.work_box((x - 2 * r, y - 2 * r, x + 2 * r, y + 2 * r)))
             if changed.mean() > FULL_REDETECT_FRACTION:
                 det = self.detector.detect(img, frame.index, frame.t)
                 det = _balls_only(self.identifier.identify(img, det))
@@ -110,8 +118,18 @@ class VisionPipeline:
                 # a ball in a searched box whose own pixels did not change stays as it was
                 unchanged = ~self._changed_near(changed, self._last.xy_px)
                 static = in_box & unchanged
+                if len(forced):
+                    # balls that just stopped get one careful look (their last, moving
+                    # detection may have been a coarse one)
+                    dfo = np.linalg.norm(self._last.xy_px[:, None] - forced[None], axis=2)
+                    static &= dfo.min(axis=1) > self.detector.radius_px_min
                 new = self.detector.detect_regions(
-                    img, boxes, frame.index, frame.t, skip_px=self._last.xy_px[static]
+                    img,
+                    boxes,
+                    frame.index,
+                    frame.t,
+                    skip_px=self._last.xy_px[static],
+                    neighbours_px=self._last.xy_px[~in_box | static],
                 )
                 new = _balls_only(self.identifier.identify(img, new))
                 old = self._last[~in_box | static]
@@ -133,6 +151,24 @@ class VisionPipeline:
                 )
         self._last = det
         out = self.tracker.update(det)
+        # Balls that stopped lately get a careful look now and then while they settle
+        # (a creeping ball changes too little a frame to trigger the change grid).
+        stopped = [
+            tr.xy
+            for tr in self.tracker.tracks.values()
+            if tr.state == "table"
+            and tr.seen > 1
+            and tr.still_since_t is not None
+            and (
+                tr.still_since_t == frame.t
+                or (
+                    frame.t - tr.still_since_t < SETTLE_S and frame.index % SETTLE_EVERY_FRAMES == 0
+                )
+            )
+        ]
+        if stopped:
+            R = self.profile.ball_radius_mm
+            self._forced = self.camera.project(np.array(stopped), R).reshape(-1, 2)
         self.stats["frames"] += 1
         self.stats["full"] += full
         self.stats["boxes"] += n_boxes

@@ -50,6 +50,7 @@ PLACE_CONFIRM_FRAMES = 4  # a new ball must be seen this many frames running
 REST_CONFIRM_S = 0.5  # the table is at rest after every ball is still this long
 GONE_CONFIRM_S = 1.0  # a hidden ball missing this long at rest is off the table
 CLASS_COST_MM = 40.0  # cost (mm) of a class log-probability unit
+STILL_DRIFT_MM = 4.0  # a still ball measured further than this from its spot is rolling
 JITTER_ALPHA = 0.15  # smoothing of a still ball's position (median-like)
 EVIDENCE_DECAY = 0.995  # per observation: old class evidence fades over a few hundred frames
 SWAP_EVIDENCE_NATS = 12.0  # W1/W2 evidence margin that swaps the two whites
@@ -497,7 +498,7 @@ class BallTracker:
         p_pred, v_pred = pred
         was_still = tr.speed <= REST_SPEED_MM_S
         step = np.linalg.norm(z - tr.xy)
-        if was_still and step < REST_GATE_RADII * self.R:
+        if was_still and step < STILL_DRIFT_MM:
             # A ball at rest stays put: damp the measurement jitter.
             tr.xy = tr.xy + JITTER_ALPHA * (z - tr.xy)
             tr.v = np.zeros(2)
