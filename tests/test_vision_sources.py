@@ -78,3 +78,20 @@ def test_array_source():
     assert out[2].image[0, 0, 0] == 2
     with pytest.raises(SourceError):
         ArraySource([])
+
+
+def test_live_reader_drops_frames_a_slow_consumer_cannot_take(tmp_path):
+    """A live source hands out the newest frame; a slow consumer skips, never lags."""
+    import time
+
+    from luza.vision.sources import CvCaptureSource
+
+    p = _write_clip(tmp_path / "clip.mp4", n=40)
+    src = CvCaptureSource(str(p), live=True)
+    got = []
+    for fr in src:
+        got.append(fr.index)
+        time.sleep(0.02)  # slower than the reader
+    assert got == sorted(got) and len(set(got)) == len(got)
+    assert got[-1] == 39 or src.dropped > 0
+    assert len(got) + src.dropped == 40

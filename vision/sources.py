@@ -138,8 +138,53 @@ class CvCaptureSource(FrameSource):
         n = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT))
         self.frame_count = None if self.live or n <= 0 else n
         self.name = str(spec)
+        self.drop_late = True  # live: skip frames the consumer cannot keep up with
+        self.dropped = 0
 
     def __iter__(self) -> Iterator[Frame]:
+        if self.live and self.drop_late:
+            yield from self._iter_latest()
+            return
+        yield from self._iter_all()
+
+    def _iter_latest(self) -> Iterator[Frame]:
+        """Live: a reader thread keeps only the newest frame, so a consumer that is
+        slower than the camera skips frames instead of falling ever further behind
+        (``dropped`` counts them; the tracker copes with the longer time steps)."""
+        import threading
+
+        lock = threading.Condition()
+        box: dict = {"frame": None, "done": False, "n": 0}
+
+        def reader() -> None:
+            for fr in self._iter_all():
+                with lock:
+                    if box["frame"] is not None:
+                        self.dropped += 1
+                    box["frame"] = fr
+                    lock.notify()
+                if box["done"]:
+                    break
+            with lock:
+                box["done"] = True
+                lock.notify()
+
+        th = threading.Thread(target=reader, daemon=True)
+        th.start()
+        try:
+            while True:
+                with lock:
+                    while box["frame"] is None and not box["done"]:
+                        lock.wait(1.0)
+                    fr, box["frame"] = box["frame"], None
+                    if fr is None and box["done"]:
+                        return
+                if fr is not None:
+                    yield fr
+        finally:
+            box["done"] = True
+
+    def _iter_all(self) -> Iterator[Frame]:
         import cv2
 
         i = 0
