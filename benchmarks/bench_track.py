@@ -139,6 +139,7 @@ def run_clip(truth_path: Path) -> dict:
                     if b not in moving:
                         id_rest_n += 1
     t_all = time.perf_counter() - t_all0
+    live = live_rate(video, cam, prof, game) if LIVE else None
     return dict(
         clip=truth_path.name.replace(".truth.json", ""),
         game=game,
@@ -166,7 +167,28 @@ def run_clip(truth_path: Path) -> dict:
         e2e_fps=n / max(t_all, 1e-9),
         decode_fps=decode_rate(video),
         decode_pyav_fps=decode_rate(video, "pyav"),
+        live=live,
     )
+
+
+LIVE = False
+
+
+def live_rate(video: Path, cam, prof, game: str) -> tuple[int, int]:
+    """Replay the clip in real time (a reader thread, as from a camera) through the
+    pipeline: (frames processed, frames the reader had to drop)."""
+    from luza.vision.sources import CvCaptureSource
+
+    cv2.setNumThreads(2)
+    pipe = VisionPipeline(cam, prof, game)
+    src = CvCaptureSource(str(video), live=True, pace=True)
+    n = 0
+    for fr in src:
+        pipe.process(fr)
+        n += 1
+    src.close()
+    cv2.setNumThreads(1)
+    return n, src.dropped
 
 
 def _pct(a, q):
@@ -244,6 +266,13 @@ def summarise(results: list[dict]) -> None:
         n = sum(r["cls_n"] for r in sel)
         if n:
             print(f"  classification at rest, {res}: {sum(r['cls_ok'] for r in sel) / n:.4f} ({n})")
+    if any(r["live"] for r in results):
+        for r in results:
+            n, dropped = r["live"]
+            print(
+                f"  live replay {r['clip']}: {n} of {n + dropped} frames processed at "
+                f"{r['fps']:.0f} fps ({100 * n / max(1, n + dropped):.1f} %)"
+            )
     tf = [r["track_fps"] for r in results]
     e2e = [r["e2e_fps"] for r in results]
     dec = [r["decode_fps"] for r in results]
@@ -263,7 +292,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fps", type=float, default=30.0)
     ap.add_argument("--seed", type=int, default=101)
     ap.add_argument("--max-clips", type=int, default=0)
+    ap.add_argument("--live", action="store_true", help="also replay each clip in real time")
     args = ap.parse_args(argv)
+    global LIVE
+    LIVE = args.live
     paths = clips_in(args.dirs)
     if args.render:
         from luza.samples.synth import ClipConfig, make_clip

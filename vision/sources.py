@@ -115,7 +115,7 @@ class PyAVFileSource(FrameSource):
 class CvCaptureSource(FrameSource):
     """A camera index, a stream URL or a file through ``cv2.VideoCapture``."""
 
-    def __init__(self, spec: str | int, live: bool | None = None) -> None:
+    def __init__(self, spec: str | int, live: bool | None = None, pace: bool = False) -> None:
         import cv2
 
         self._spec = spec
@@ -140,6 +140,7 @@ class CvCaptureSource(FrameSource):
         self.name = str(spec)
         self.drop_late = True  # live: skip frames the consumer cannot keep up with
         self.dropped = 0
+        self.pace = pace  # a file replayed in real time, as a camera would deliver it
 
     def __iter__(self) -> Iterator[Frame]:
         if self.live and self.drop_late:
@@ -195,7 +196,12 @@ class CvCaptureSource(FrameSource):
                 if i == 0:
                     raise SourceError(f"{self._spec}: no frame could be read")
                 return
-            if self.live:
+            if self.pace:
+                t = i / self.fps
+                wait = start + t - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+            elif self.live:
                 t = time.monotonic() - start
             else:
                 ms = self._cap.get(cv2.CAP_PROP_POS_MSEC)
