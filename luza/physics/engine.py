@@ -48,7 +48,14 @@ K_MOUTH_IN, K_MOUTH_OUT, K_LINE, K_AIR_EDGE, K_HANG_FALL = 6, 7, 8, 9, 10
 SEG_FALL, SEG_FLY, SEG_OFF = 10, 11, 12
 
 CROSS_TMIN_S = 1e-9
-PUSH_OVERLAP_MM = 0.02  # a ball pushing another: overlap tolerated before they are parted
+PUSH_OVERLAP_MM = 0.05  # a ball pushing another: overlap tolerated before they are parted
+CONTACT_MM = 1e-3  # centres within a diameter plus this are touching
+MIN_CLOSING_MM_S = 1e-3  # slower closing than this is no collision
+EVENT_MIN_CLOSING_MM_S = 1.0  # a cluster contact closing slower than this makes no event
+CHATTER_S = 0.1  # a pair touching again this soon is the same contact: no new event
+MAX_CLUSTER_PASSES = 500
+JAM_REST_MM_S = 5.0  # two touching balls both slower than this after a contact stop
+JAM_PUSH_MM_S = 50.0  # a ball this slow pushing another by its spin stops with it
 MAX_EVENTS = 200_000
 MAX_SAME_TIME = 5_000
 
@@ -157,6 +164,7 @@ class Engine:
         self.self_kind = np.zeros(n, dtype=int)
         self.self_arg = np.zeros(n, dtype=int)
         self.pair_t = np.full((n, n), INF)
+        self.last_hit = np.full((n, n), -INF)
         self.segs: list[list[Seg]] = [[] for _ in range(n)]
         self.max_speed = np.zeros(n)
         self.events: list[ev.Event] = []
@@ -586,28 +594,125 @@ class Engine:
 
     # ------------------------------------------------------------------ resolving
     def _collide(self, i: int, j: int) -> None:
-        ri, vi, wi, _, _ = self.state(i)
-        rj, vj, wj, _, _ = self.state(j)
-        d = rj - ri
-        n2 = d / np.linalg.norm(d)
-        va = np.array([vi[0], vi[1], 0.0])
-        vb = np.array([vj[0], vj[1], 0.0])
-        faster_i = np.dot(vi, vi) >= np.dot(vj, vj)
-        if not ball_ball_impulse(va, wi, vb, wj, n2, self.p):
+        """Balls i and j touch.  Resolve them and every ball touching them at once.
+
+        Touching balls (a rack, a ball frozen to another) would otherwise need an
+        endless series of pairwise collisions at one instant.  Instead the impulses of
+        the whole touching cluster are solved together by sequential impulses: every
+        contact is visited until none is closing (each impulse alone can only remove
+        energy, so the sum cannot add any).
+        """
+        ri, vi, _, _, _ = self.state(i)
+        rj, vj, _, _, _ = self.state(j)
+        n2 = (rj - ri) / np.linalg.norm(rj - ri)
+        if float(np.dot(vi - vj, n2)) <= MIN_CLOSING_MM_S:
             # touching but not closing.  If one is pushing the other (closing
             # acceleration), look again once they would overlap by PUSH_OVERLAP_MM: by
             # then they close at a small speed and a real collision parts them.
             a_n = float(np.dot(self.acc[j] - self.acc[i], n2))
             t_next = INF
             if a_n < 0:
+                if max(np.hypot(*vi), np.hypot(*vj)) < JAM_PUSH_MM_S and AIR not in (
+                    self.st[i],
+                    self.st[j],
+                ):
+                    # a slow ball pushing another: friction stops it within a few
+                    # hundredths of a second anyway (< 1 mm): stop both now
+                    for k in (i, j):
+                        r, _, w, _, _ = self.state(k)
+                        self.set_motion(k, r, np.zeros(2), np.array([0.0, 0.0, w[2]]))
+                    return
                 t_next = self.t + math.sqrt(2.0 * PUSH_OVERLAP_MM / -a_n)
             self.pair_t[i, j] = self.pair_t[j, i] = t_next
             return
-        a, b = (i, j) if faster_i else (j, i)
-        self._event("collision", a=self.names[a], b=self.names[b], pos=self._xy(ri + n2 * self.p.R))
-        for k, r, v, w in ((i, ri, va, wi), (j, rj, vb, wj)):
+        D = 2 * self.p.R
+        st: dict[int, list] = {}
+
+        def load(k: int) -> None:
+            r, v, w, lift, vz = self.state(k)
+            st[k] = [r, np.array([v[0], v[1], 0.0]), w, lift, vz, math.hypot(v[0], v[1])]
+
+        load(i)
+        load(j)
+        # the touching cluster around i and j
+        rr, _ = self._now_arrays()
+        todo = [i, j]
+        while todo:
+            m = todo.pop()
+            for k in np.nonzero(self.st != GONE)[0]:
+                k = int(k)
+                if k in st:
+                    continue
+                if (self.st[k] == AIR) and (self.st[m] == AIR):
+                    continue
+                if float(np.hypot(*(rr[k] - st[m][0]))) <= D + CONTACT_MM:
+                    load(k)
+                    todo.append(k)
+        members = list(st)
+        changed_pos: set[int] = set()
+        # part overlaps left by a ball pushing another (<= PUSH_OVERLAP_MM, invisible)
+        for x in range(len(members)):
+            for y in range(x + 1, len(members)):
+                a, b = members[x], members[y]
+                d = st[b][0] - st[a][0]
+                dist = float(np.hypot(*d))
+                if dist < D and self.st[a] != AIR and self.st[b] != AIR:
+                    shift = (D - dist) / 2.0 * d / dist
+                    st[a][0] = st[a][0] - shift
+                    st[b][0] = st[b][0] + shift
+                    changed_pos.update((a, b))
+        contacts = []
+        for x in range(len(members)):
+            for y in range(x + 1, len(members)):
+                a, b = members[x], members[y]
+                if self.st[a] == AIR and self.st[b] == AIR:
+                    continue
+                if float(np.hypot(*(st[a][0] - st[b][0]))) <= D + CONTACT_MM:
+                    contacts.append((a, b))
+        order = [(i, j)] + [c for c in contacts if set(c) != {i, j}]
+        hit: dict[tuple[int, int], float] = {}
+        changed: set[int] = set()
+        for _ in range(MAX_CLUSTER_PASSES):
+            any_impulse = False
+            for a, b in order:
+                d = st[b][0] - st[a][0]
+                n = d / np.linalg.norm(d)
+                vrel = float(np.dot(st[a][1][:2] - st[b][1][:2], n))
+                if vrel <= MIN_CLOSING_MM_S:
+                    continue
+                ball_ball_impulse(st[a][1], st[a][2], st[b][1], st[b][2], n, self.p)
+                any_impulse = True
+                changed |= {a, b}
+                hit[(a, b)] = max(hit.get((a, b), 0.0), vrel)
+            if not any_impulse:
+                break
+        for (a, b), vrel in hit.items():
+            last = self.last_hit[a, b]
+            self.last_hit[a, b] = self.last_hit[b, a] = self.t
+            if vrel < EVENT_MIN_CLOSING_MM_S and (a, b) != (i, j):
+                continue
+            if self.t - last < CHATTER_S:
+                continue  # still the same contact (one ball pushing or rolling on another)
+            first, second = (a, b) if st[a][5] >= st[b][5] else (b, a)
+            n = (st[b][0] - st[a][0]) / np.linalg.norm(st[b][0] - st[a][0])
+            self._event(
+                "collision",
+                a=self.names[first],
+                b=self.names[second],
+                pos=self._xy(st[a][0] + n * self.p.R),
+            )
+        # a nearly still ball jammed against another stops (a slow cluster would
+        # otherwise chatter through endless tiny contacts); this only removes energy
+        for a, b in hit:
+            if self.st[a] == AIR or self.st[b] == AIR:
+                continue
+            if max(np.hypot(*st[a][1][:2]), np.hypot(*st[b][1][:2])) < JAM_REST_MM_S:
+                for k in (a, b):
+                    st[k][1][:] = 0.0
+                    st[k][2][:2] = 0.0
+        for k in changed | changed_pos:
+            r, v, w, lift, vz, _ = st[k]
             if self.st[k] == AIR:
-                _, _, _, lift, vz = self.state(k)
                 self.set_motion(k, r, v, w, air=True, z=lift, vz=vz)
             else:
                 self.set_motion(k, r, v, w)

@@ -27,8 +27,8 @@ STAT, SLIDE, ROLL, AIR, GONE = 0, 1, 2, 3, 4
 STATE_NAMES = {STAT: "stationary", SLIDE: "sliding", ROLL: "rolling", AIR: "airborne", GONE: "gone"}
 
 EPS_V_MM_S = 1e-6  # speeds below this are zero
-INELASTIC_BELOW_MM_S = 2.0  # ball-ball closing speed below which there is no bounce
-EPS_U_MM_S = 1e-8  # slip below this is rolling (snapping it costs ~nothing)
+INELASTIC_BELOW_MM_S = 20.0  # ball-ball closing speed below which there is no bounce
+EPS_U_MM_S = 1e-2  # slip below this ends at once (as the sliding phase would end it)
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -53,6 +53,11 @@ def classify(v: np.ndarray, w: np.ndarray, p: Params) -> tuple[int, np.ndarray, 
         k = 5.0 * p.mu_slide * G_MM_S2 / (2.0 * R)
         al = np.array([k * uh[1], -k * uh[0]])
         return SLIDE, a, al, 2.0 * un / (7.0 * p.mu_slide * G_MM_S2)
+    if un > 0:
+        # end the tiny slip as sliding friction would: v loses 2/7 of the slip
+        v[0] -= 2.0 / 7.0 * u[0]
+        v[1] -= 2.0 / 7.0 * u[1]
+        speed = math.hypot(v[0], v[1])
     if speed > EPS_V_MM_S:
         w[0], w[1] = v[1] / R, -v[0] / R
         vh = v / speed
@@ -116,7 +121,7 @@ def ball_ball_impulse(
     u = (va + _cross(wa, R * n)) - (vb + _cross(wb, -R * n))
     ut = u - np.dot(u, n) * n
     s = float(np.linalg.norm(ut))
-    if s > 1e-9:
+    if s > 1e-9 and e > 0:  # no friction in gentle pushes (it only makes spin noise)
         th = ut / s
         jt = min(p.mu_ball(s) * jn, m * s / 7.0)
         dv = jt / m * th
