@@ -443,7 +443,8 @@ class FreePyramid(Game):
             )
             during = it.t <= shot.t_end
             when = "" if during else " (after the stroke ended: its pockets still count, GR-22.c)"
-            foul(rule, f"{kind}, entered by the operator at t={it.t:g} s{when}", who, during)
+            by = "" if who == shooter else f" by {self.players[who]}"
+            foul(rule, f"{kind}{by}, entered by the operator at t={it.t:g} s{when}", who, during)
 
         # which balls fell, and when (GR-22, GR-24)
         late, put_back = self.gr_24_hanging_balls(shot, r)

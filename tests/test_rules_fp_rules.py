@@ -793,3 +793,14 @@ def test_gr_26_a_foul_of_no_listed_kind_is_a_gr_26_foul_with_the_fp_7_penalty():
     r, s = one(b)
     assert [f.rule for f in r.fouls] == ["GR-26"] and "FP-7" in r.rules
     assert s.final["score"] == {"A": 0, "B": 1}
+
+
+def test_gr_7_4_a_foul_by_the_player_not_at_the_table_names_him():
+    """GR-7.4 / GR-16: B touches a ball after A's stroke: the foul says it was B's, A is the
+    non-offender -- he takes the penalty ball and chooses; by default he plays."""
+    b = mid()
+    b.strike("3").hit("3", "4").end({"4": (900.0, 500.0)})
+    b.foul("touched-ball", player="B").remove("9")
+    r, s = one(b)
+    assert r.player == "A" and r.fouls[0].rule == "GR-16" and " by B," in r.fouls[0].why
+    assert s.final["score"] == {"A": 1, "B": 0} and r.next == "A"
