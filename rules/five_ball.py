@@ -548,6 +548,19 @@ class FiveBall(Game):
             rule, is_foul = FOUL_KINDS.get(kind, (str(it.get("rule") or "FB-10"), True))
             if it.get("rule"):
                 rule = str(it["rule"])
+            who = it.get("player")
+            if who is not None and who != player:
+                if who not in self.players:
+                    raise rule_error(
+                        it.where, f"foul names {who!r}, not a player ({', '.join(self.players)})"
+                    )
+                # FB-10.9: the turn passes only if the fouler was at the table.
+                r.add_rule(rule, "FB-10.9")
+                r.notes.append(
+                    f"referee: {kind} by {who}, who was not at the table ({rule}): {player}'s "
+                    "stroke stands; balls may be put back (FB-10.9, choice 'restore')"
+                )
+                continue
             if kind == "double-hit":
                 no_points.append("double hit: the pocketing scores nothing (FB-7.3, FB-10.7)")
                 r.add_rule(rule, "FB-7.3")

@@ -1016,3 +1016,19 @@ def test_a_free_pyramid_choice_in_five_ball_is_noted_as_ignored():
     notes = [n for r in rs for n in r.notes]
     assert any("choice 'hand-back'" in n and "ignored" in n for n in notes)
     assert not any(r.foul for r in rs) and rs[1].next == "A"
+
+
+def test_fb_10_9_a_foul_by_the_player_not_at_the_table_does_not_void_the_stroke():
+    """FB-10.9: the turn passes only if the fouler was at the table. B touches a ball while A
+    pots: A's points stand and he plays on; the ruling names B's foul and the restore choice."""
+    s = Stream(MID, brk=False).call("R2", "foot-left")
+    s.stroke("W1", "W1-R2 R2>foot-left", rest={"W1": (2300.0, 700.0)})
+    s.foul("touched-ball", player="B")
+    r = rulings(s)[0][0]
+    assert not r.foul and r.points == 3 and r.next == "A"
+    assert "FB-10.9" in r.rules and any("touched-ball by B" in n for n in r.notes)
+    s = Stream(MID, brk=False).call("R2", "foot-left")
+    s.stroke("W1", "W1-R2 R2>foot-left", rest={"W1": (2300.0, 700.0)})
+    s.foul("touched-ball", player="A")  # the striker himself: a foul, the turn passes
+    r = rulings(s)[0][0]
+    assert r.foul and r.points == 0 and r.next == "B"
