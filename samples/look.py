@@ -24,6 +24,16 @@ CLOTH_COLOURS: dict[str, tuple[float, float, float]] = {
     "purple": (0.09, 0.03, 0.16),
     "teal": (0.02, 0.17, 0.16),
 }
+CLOTH_WEIGHTS: dict[str, float] = {
+    "green": 0.28,
+    "tournament-green": 0.14,
+    "blue": 0.2,
+    "electric-blue": 0.08,
+    "red": 0.07,
+    "grey": 0.08,
+    "purple": 0.07,
+    "teal": 0.08,
+}
 # Rail woods (linear RGB of the mid tone).
 WOOD_COLOURS: dict[str, tuple[float, float, float]] = {
     "walnut": (0.10, 0.045, 0.02),
@@ -115,20 +125,8 @@ def _jitter(rng: np.random.Generator, rgb: tuple[float, float, float], rel: floa
 
 def random_look(rng: np.random.Generator) -> Look:
     """A plausible club table: cloth, wood, lamps, exposure, lens and sensor vary."""
-    cloth = rng.choice(
-        [
-            "green",
-            "green",
-            "tournament-green",
-            "blue",
-            "blue",
-            "electric-blue",
-            "red",
-            "grey",
-            "purple",
-            "teal",
-        ]
-    )
+    # Club pyramid tables are mostly green or blue; other colours now and then.
+    cloth = rng.choice(list(CLOTH_WEIGHTS), p=np.array(list(CLOTH_WEIGHTS.values())))
     wood = rng.choice(list(WOOD_COLOURS))
     light = rng.choice(["warm", "warm", "neutral", "cool"])
     n_lamps = int(rng.choice([3, 4, 4, 5, 6]))
