@@ -9,7 +9,7 @@ a plausible variety with :func:`random_look`.  Colours are linear RGB in ``0..1`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
@@ -112,6 +112,18 @@ class Look:
     def with_(self, **changes) -> Look:
         """A copy with some fields changed."""
         return replace(self, **changes)
+
+
+def look_from_dict(d: dict) -> Look:
+    """The inverse of ``dataclasses.asdict(look)`` (as written into a clip's truth file)."""
+    known = {f.name for f in fields(Look)}
+    kw = {k: v for k, v in d.items() if k in known}
+    for k, v in list(kw.items()):
+        if k == "lamps":
+            kw[k] = tuple(Lamp(**lp) if isinstance(lp, dict) else Lamp(*lp) for lp in v)
+        elif isinstance(v, list):
+            kw[k] = tuple(v)
+    return Look(**kw)
 
 
 GREEN = Look()

@@ -339,3 +339,14 @@ def test_touching_balls_shade_each_other(straight):
     far = (int(round(v)), int(round(u - 0.9 * r_px)))
     assert pair[near].sum() < alone[near].sum() - 15
     assert abs(pair[far].sum() - alone[far].sum()) <= 3
+
+
+def test_look_round_trips_through_a_dict():
+    import dataclasses
+    import json
+
+    from luza.samples.look import look_from_dict
+
+    look = random_look(np.random.default_rng(9))
+    d = json.loads(json.dumps(dataclasses.asdict(look)))
+    assert look_from_dict(d) == look
