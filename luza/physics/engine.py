@@ -27,6 +27,7 @@ from luza.physics.motion import (
     ball_ball_impulse,
     classify,
     cushion_impulse,
+    end_slide,
     kinetic_energy,
     rotvec_matrix,
     spin_z,
@@ -621,6 +622,17 @@ class Engine:
                     for k in (i, j):
                         r, _, w, _, _ = self.state(k)
                         self.set_motion(k, r, np.zeros(2), np.array([0.0, 0.0, w[2]]))
+                    return
+                # a ball driven into another by its slip: the contact holds it, so end
+                # the slide at once (as friction would, energy-safe) instead of chattering
+                slid = False
+                for k, sgn in ((i, 1.0), (j, -1.0)):
+                    if self.st[k] == SLIDE and sgn * float(np.dot(self.acc[k], n2)) > 0:
+                        r, v, w, _, _ = self.state(k)
+                        end_slide(v, w, self.p)
+                        self.set_motion(k, r, v, w)
+                        slid = True
+                if slid:
                     return
                 t_next = self.t + math.sqrt(2.0 * PUSH_OVERLAP_MM / -a_n)
             self.pair_t[i, j] = self.pair_t[j, i] = t_next

@@ -69,6 +69,19 @@ def classify(v: np.ndarray, w: np.ndarray, p: Params) -> tuple[int, np.ndarray, 
     return STAT, np.zeros(2), np.zeros(2), math.inf
 
 
+def end_slide(v: np.ndarray, w: np.ndarray, p: Params) -> None:
+    """End a slide at once, in place, as cloth friction would: v loses 2/7 of the slip.
+
+    (Friction conserves angular momentum about the contact point; this is its end state,
+    so it removes exactly the energy the slide would have.)
+    """
+    R = p.R
+    u = np.array([v[0] + R * w[1], v[1] - R * w[0]])
+    v[0] -= 2.0 / 7.0 * u[0]
+    v[1] -= 2.0 / 7.0 * u[1]
+    w[0], w[1] = v[1] / R, -v[0] / R
+
+
 def strike_velocity(
     speed_mm_s: float, angle_rad: float, follow: float, side: float, elevation_deg: float, p: Params
 ) -> tuple[np.ndarray, np.ndarray, float]:
