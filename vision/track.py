@@ -422,10 +422,12 @@ class BallTracker:
                     dv = xy[j] - xy[i]
                     along = abs(float(dv @ u))
                     perp = abs(float(dv[0] * u[1] - dv[1] * u[0]))
-                    if 1.3 * R < along < 7 * R and perp < 0.6 * R:
+                    # a streak is at most as long as the ball travels in a frame
+                    longest = min(7 * R, speed * dt + R)
+                    if 1.3 * R < along < longest and perp < 0.6 * R:
                         mid = 0.5 * (xy[i] + xy[j])
                         e = float(np.linalg.norm(mid - p))
-                        if best is None or e < best[0]:
+                        if e < 0.5 * speed * dt + R and (best is None or e < best[0]):
                             best = (e, i, j)
             if best is not None:
                 _, i, j = best
