@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 import pytest
-from luza.calibration.profiles import load_profile
 
 from luza import events as ev
+from luza.calibration.profiles import load_profile
 from luza.physics.engine import PhysicsError
 from luza.physics.sim import STRIKE_PAUSE_S, Timeline
 from luza.physics.state import Strike
@@ -94,3 +94,21 @@ def test_new_ball_placed_later_is_reported_off_table_before() -> None:
     assert tl.pose_at(2.5)["K"].on_table
     tl.strike(Strike("Y", 3000.0, 0.0))
     assert "K" in tl.shots[0].balls
+
+
+def test_a_stroke_has_the_same_outcome_whenever_and_however_often_it_is_run() -> None:
+    # what a scene planner tries with one Simulator is what the Timeline replays later
+    from luza.physics.sim import Simulator
+
+    pk = PROFILE.pockets()["middle-left"]
+    mu = 0.012 * 9810.0
+    start = (pk.mouth_centre[0], 300.0)
+    strike = Strike("1", math.sqrt(2 * mu * (300.0 - 8.5)), -math.pi / 2, follow=0.4)
+    sim = Simulator(PROFILE, seed=5)
+    first = sim.run({"1": start}, strike)
+    for _ in range(3):
+        sim.run({"1": (1000.0, 500.0)}, Strike("1", 2000.0, 1.0))  # other strokes between
+    again = sim.run({"1": start}, strike, t0=42.0)
+    shift = [(e.type, round(e.t - 42.0, 9)) for e in again.events]
+    assert shift == [(e.type, round(e.t, 9)) for e in first.events]
+    assert any(e.type == "hang" for e in first.events)

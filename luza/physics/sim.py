@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -99,7 +100,16 @@ class Simulator:
         self.params = params_from_profile(profile)
         self.geom: Geometry = build_geometry(profile)
         self.seed = int(seed)
-        self.rng = np.random.default_rng(self.seed)
+
+    def _rng(self, positions, strike: Strike) -> np.random.Generator:
+        """A generator drawn from the seed and this stroke's inputs only.
+
+        So ``run`` is a pure function of its arguments (and shifting ``t0`` only shifts
+        the times): a planner trying strokes with one Simulator and a Timeline replaying
+        the chosen one later get the same outcome.
+        """
+        key = repr((sorted((b, float(x), float(y)) for b, (x, y) in positions.items()), strike))
+        return np.random.default_rng([self.seed, zlib.crc32(key.encode())])
 
     def run(
         self,
@@ -123,7 +133,8 @@ class Simulator:
             raise PhysicsError(f"cannot strike ball {strike.ball!r}: it is not on the table")
         if not (math.isfinite(strike.speed_mm_s) and strike.speed_mm_s >= 0):
             raise PhysicsError(f"strike speed must be finite and >= 0, got {strike.speed_mm_s}")
-        eng = Engine(self.params, self.geom, names, positions, t0, rotations, self.rng)
+        rng = self._rng(positions, strike)
+        eng = Engine(self.params, self.geom, names, positions, t0, rotations, rng)
         eng._event("shot_start", cue_ball=strike.ball)
         i = eng.idx[strike.ball]
         v, w, vz = strike_velocity(
