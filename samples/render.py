@@ -1077,73 +1077,81 @@ class Renderer:
         return (y0, y1, x0, x1)
 
     def _hit_prim(self, o, d: np.ndarray, open0: bool = False, open1: bool = False):
-        """Coverage (N,), hit distance (N,) and normal (N, 3) of a primitive along rays d.
+        """Ray-cast a primitive along rays ``d`` (N, 3, float32).
 
+        Returns ``(idx, cov, t, n, local)`` for the rays that touch it: their indices,
+        anti-aliased coverage, hit distance, unit normal and local surface coordinates
+        (capsule: along-axis mm and angle around it; ellipsoid: body-frame mm).
         ``open0`` / ``open1``: a capsule piece cut from a longer one has no cap there.
         """
-        C = self._C
+        C = self._C.astype(np.float32)
+        f = np.float32(self._f)
         if isinstance(o, Capsule):
-            p0 = np.array([o.p0[0], o.p0[1], -o.p0[2]])
-            p1 = np.array([o.p1[0], o.p1[1], -o.p1[2]])
+            p0 = np.array([o.p0[0], o.p0[1], -o.p0[2]], np.float32)
+            p1 = np.array([o.p1[0], o.p1[1], -o.p1[2]], np.float32)
             v = p1 - p0
             w0 = C - p0
             bb = d @ v
             cc = float(v @ v)
             dd = d @ w0
             ee = float(v @ w0)
-            den = np.maximum(cc - bb * bb, 1e-9)
+            den = np.maximum(cc - bb * bb, 1e-6)
             s_raw = (ee - bb * dd) / den
             s_ax = np.clip(s_raw, 0.0, 1.0)
             s_ray = bb * s_ax - dd
             # Re-project onto the axis once more for the clamped cases.
             q = C[None, :] + d * s_ray[:, None]
             s_ax = np.clip(((q - p0[None, :]) @ v) / max(cc, 1e-9), 0.0, 1.0)
-            a = p0[None, :] + s_ax[:, None] * v[None, :]
-            s_ray = np.einsum("nc,nc->n", a - C[None, :], d)
+            ax = p0[None, :] + s_ax[:, None] * v[None, :]
+            s_ray = np.einsum("nc,nc->n", ax - C[None, :], d)
             q = C[None, :] + d * s_ray[:, None]
             rad = o.r0_mm + (o.r1_mm - o.r0_mm) * s_ax
-            dv = q - a
-            dist = np.linalg.norm(dv, axis=1)
-            pix = np.maximum(s_ray, 1.0) / self._f
+            dist = np.linalg.norm(q - ax, axis=1)
+            pix = np.maximum(s_ray, 1.0) / f
             cov = np.clip((rad - dist) / pix + 0.5, 0.0, 1.0)
             if open0:
                 cov = cov * (s_raw >= 0.0)
             if open1:
                 cov = cov * (s_raw < 1.0)
+            idx = np.flatnonzero(cov > 0)
+            if idx.size == 0:
+                return idx, None, None, None, None
+            ds, ax, rad, dist = d[idx], ax[idx], rad[idx], dist[idx]
             back = np.sqrt(np.maximum(rad * rad - dist * dist, 0.0))
-            t = s_ray - back
-            hit = C[None, :] + d * t[:, None]
-            n = hit - a
+            t = s_ray[idx] - back
+            n = C[None, :] + ds * t[:, None] - ax
             n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
-            # Local coordinates: position along the axis (mm from p0 of the whole world)
-            # and the angle around it.
+            # Local coordinates: position along the axis and the angle around it.
             vu = v / max(math.sqrt(cc), 1e-9)
             e1 = np.cross(vu, [0.0, 0.0, 1.0])
             e1 /= max(np.linalg.norm(e1), 1e-9)
             e2 = np.cross(vu, e1)
-            local = np.column_stack([(a @ vu), np.arctan2(n @ e2, n @ e1)])
-            return cov, t, n, local
+            local = np.column_stack([(ax @ vu), np.arctan2(n @ e2, n @ e1)])
+            return idx, cov[idx], t, n, local
         cy, sy = math.cos(o.yaw_rad), math.sin(o.yaw_rad)
-        M = np.array([[cy, -sy, 0.0], [sy, cy, 0.0], [0.0, 0.0, -1.0]])  # local -> world
-        rad = np.array(o.radii_mm, np.float64)
-        c = np.array([o.centre[0], o.centre[1], -o.centre[2]])
+        M = np.array([[cy, -sy, 0.0], [sy, cy, 0.0], [0.0, 0.0, -1.0]], np.float32)
+        rad = np.array(o.radii_mm, np.float32)
+        c = np.array([o.centre[0], o.centre[1], -o.centre[2]], np.float32)
         q0 = (M.T @ (C - c)) / rad
         qd = (d @ M) / rad[None, :]
         A = np.einsum("nc,nc->n", qd, qd)
         B = qd @ q0
         Cq = float(q0 @ q0) - 1.0
-        disc = B * B - A * Cq
         # Perpendicular distance in the unit-sphere space -> coverage.
         dperp = np.sqrt(np.maximum(Cq + 1.0 - B * B / A, 0.0))
         t_c = -B / A
-        pix = np.maximum(t_c, 1.0) / self._f
+        pix = np.maximum(t_c, 1.0) / f
         cov = np.clip((1.0 - dperp) * rad.min() / pix + 0.5, 0.0, 1.0)
-        t = (-B - np.sqrt(np.maximum(disc, 0.0))) / A
-        t = np.where(disc > 0, t, t_c)
-        qh = q0[None, :] + qd * t[:, None]
+        idx = np.flatnonzero(cov > 0)
+        if idx.size == 0:
+            return idx, None, None, None, None
+        A, B, t_c = A[idx], B[idx], t_c[idx]
+        disc = B * B - A * Cq
+        t = np.where(disc > 0, (-B - np.sqrt(np.maximum(disc, 0.0))) / A, t_c)
+        qh = q0[None, :] + qd[idx] * t[:, None]
         n = (qh / rad[None, :]) @ M.T
         n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
-        return cov, t, n, qh * rad[None, :]
+        return idx, cov[idx], t, n, qh * rad[None, :]
 
     def _pieces(self, occ: list):
         """Primitives cut into pieces about 48 px long, with their pixel boxes.
@@ -1193,11 +1201,14 @@ class Renderer:
                 if box is not None:
                     out.append((piece, o0, o1, box))
         for o in ells:
-            c = np.array([[o.centre[0], o.centre[1], -o.centre[2]]])
-            px = self._px(c)
-            z = float((self._Rcw @ (c[0] - self._C))[2])
-            rad = np.array([self._f * max(o.radii_mm) / max(z, 1.0) * 1.35 + 3.0])
-            box = self._clip_box(px, rad)
+            # The 8 corners of the ellipsoid's oriented bounding box.
+            cy, sy = math.cos(o.yaw_rad), math.sin(o.yaw_rad)
+            M = np.array([[cy, -sy, 0.0], [sy, cy, 0.0], [0.0, 0.0, -1.0]])
+            sg = np.array([[i, j, k] for i in (-1, 1) for j in (-1, 1) for k in (-1, 1)], float)
+            c = np.array([o.centre[0], o.centre[1], -o.centre[2]])
+            corners = c[None, :] + (sg * np.array(o.radii_mm)[None, :]) @ M.T
+            px = self._px(corners)
+            box = self._clip_box(px, np.full(len(px), 3.0))
             if box is not None:
                 out.append((o, False, False, box))
         return out
@@ -1224,17 +1235,16 @@ class Renderer:
             return o.centre[2] if isinstance(o, Ellipsoid) else 0.5 * (o.p0[2] + o.p1[2])
 
         for o, open0, open1, (y0, y1, x0, x1) in sorted(pieces, key=lambda p: height(p[0])):
-            d = self._rays[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
-            cov, t, n, local = self._hit_prim(o, d, open0, open1)
-            sel = np.flatnonzero(cov > 0)
+            d = self._rays[y0:y1, x0:x1].reshape(-1, 3)
+            sel, cov_s, t_s, ns, local_s = self._hit_prim(o, d, open0, open1)
             if sel.size == 0:
                 continue
-            ns = n[sel]
-            ds = d[sel]
-            P = self._C[None, :] + ds * t[sel][:, None]
+            ds = d[sel].astype(np.float64)
+            ns = ns.astype(np.float64)
+            P = self._C[None, :] + ds * t_s.astype(np.float64)[:, None]
             # People are close to the lamps: clamp, as a camera's exposure would clip anyway.
             E = np.minimum(self._irradiance(P, ns).sum(1) / self._E0, 1.4)
-            alb = _lin(o.rgb)[None, :] * _surface_detail(o, local[sel])[:, None]
+            alb = _lin(o.rgb)[None, :] * _surface_detail(o, local_s)[:, None]
             up_f = np.clip(-ns[:, 2], 0.0, 1.0)
             shade = look.ambient * (0.5 + 0.5 * up_f) + E
             lin = alb * (shade[:, None] * self._light[None, :]) + (
@@ -1250,7 +1260,7 @@ class Renderer:
             lin *= look.brightness
             w = x1 - x0
             gidx = (sel // w + (y0 - Y0)) * ww + (sel % w + (x0 - X0))
-            a = cov[sel].astype(np.float32)
+            a = cov_s.astype(np.float32)
             col[gidx] = col[gidx] * (1.0 - a[:, None]) + lin * a[:, None]
             alpha[gidx] = alpha[gidx] * (1.0 - a) + a
         col = col.reshape(hh, ww, 3) * self._vig[Y0:Y1, X0:X1, None]
