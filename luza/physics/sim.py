@@ -40,10 +40,14 @@ class ShotResult:
     segs: dict[str, list[Seg]]
     params: Params
     max_speeds: dict[str, float] = field(default_factory=dict)
+    _starts: dict[str, list[float]] = field(default_factory=dict, repr=False)
 
     def _seg(self, ball: str, t: float) -> Seg:
         segs = self.segs[ball]
-        k = bisect.bisect_right([s.t0 for s in segs], t) - 1
+        starts = self._starts.get(ball)
+        if starts is None or len(starts) != len(segs):
+            starts = self._starts[ball] = [s.t0 for s in segs]
+        k = bisect.bisect_right(starts, t) - 1
         return segs[max(k, 0)]
 
     def pose_at(self, t: float) -> dict[str, BallPose]:
