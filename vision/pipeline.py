@@ -30,6 +30,7 @@ TILE_RADII = 6.0  # side of a change tile in ball radii
 FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
 SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
 SETTLE_EVERY_FRAMES = 4  # ... every this many frames
+NONE_DROP = 0.7  # P(none) from which a detection is not a ball
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
 
 
@@ -278,11 +279,11 @@ class VisionPipeline:
 
 
 def _balls_only(det: Detections) -> Detections:
-    """Drop what the identifier calls ``none`` (hands, cues: not balls)."""
+    """Drop what the identifier is sure is ``none`` (hands, cues: not balls)."""
     if "none" not in det.classes or len(det) == 0:
         return det
     k = det.classes.index("none")
-    return det[np.argmax(det.cls_prob, axis=1) != k]
+    return det[det.cls_prob[:, k] < NONE_DROP]
 
 
 def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
