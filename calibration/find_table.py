@@ -43,6 +43,9 @@ MARK_SEARCH_MM = 30.0  # how far from its expected place a marking is looked for
 SPOT_MAX_RESIDUAL_MM = 5.0
 ASPECT_TOLERANCE = 0.25
 K2_PRIOR_SIGMA = 0.05
+NOSE_EDGE_DROP_MM = 3.0  # the visible nose edge is this far below the nose top
+EDGE_BLUR_PX = 0.6  # Gaussian sigma before edge profiles (small: less bias on uneven edges)
+EDGE_TRIM_PX = 1.5  # edge points further than this from the fitted nose are dropped
 CHROMA_MIN = 0.035  # rgb-chromaticity distance always accepted as "the cloth colour"
 CLOTH_MIN_BRIGHTNESS = 0.3  # of the centre: darker than this is not the cloth
 EDGE_CHUNK = 6  # profiles averaged to locate the nose before each is refined
@@ -312,7 +315,7 @@ def nose_edge_points(
     img: np.ndarray, quad: np.ndarray, profile: TableProfile, seed: int = 0
 ) -> dict[int, np.ndarray]:
     """Sub-pixel cushion-nose points along each side of ``quad`` (index -> (N, 2) px)."""
-    f = cv2.GaussianBlur(img, (0, 0), 1.0).astype(np.float32)
+    f = cv2.GaussianBlur(img, (0, 0), EDGE_BLUR_PX).astype(np.float32)
     # rgb chromaticity: the cushion top is the bed's cloth, however it is lit
     lab = (f + 1.0) / (f.sum(-1, keepdims=True) + 3.0)
     rng = np.random.default_rng(seed)
@@ -465,6 +468,12 @@ class _Model:
         return (C[:, None] + rays * s)[:2].T
 
 
+def _edge_height(profile: TableProfile) -> float:
+    """Height of the cushion edge a camera sees: the rounded nose turns down a little
+    below its top, so the silhouette lies ``NOSE_EDGE_DROP_MM`` under the nose height."""
+    return profile.cushion_nose_height_mm - NOSE_EDGE_DROP_MM
+
+
 def _side_model(profile: TableProfile) -> list[tuple[int, float]]:
     """For quad sides 0..3 (head, right, foot, left): (world axis, value) of the nose line."""
     L, W = profile.length_mm, profile.width_mm
@@ -479,7 +488,7 @@ def _bundle(
     mm_per_px: float,
     f_prior: float,
 ) -> tuple[np.ndarray, dict]:
-    hn = profile.cushion_nose_height_mm
+    hn = _edge_height(profile)
     sides = _side_model(profile)
     spot_names = list(obs.spots)
     spot_mm = np.array([profile.spots[k] for k in spot_names]).reshape(-1, 2)
@@ -724,7 +733,7 @@ def find_table(
     corners_u = np.array(
         [_line_intersect(*lines[(i - 1) % 4], *lines[i]) for i in range(4)]
     )  # corner i starts side i
-    hn = profile.cushion_nose_height_mm
+    hn = _edge_height(profile)
     L, W = profile.length_mm, profile.width_mm
     world = np.array([[0, 0], [0, W], [L, W], [L, 0]], float)  # head-left, head-right, ...
     Hm, _ = cv2.findHomography(world, corners_u)
@@ -741,6 +750,19 @@ def find_table(
     mm_per_px = (L + W) / (lens[0] + lens[1] + lens[2] + lens[3]) * 2.0
     obs = _Obs(edges)
     p, info = _bundle(model, p0, obs, profile, mm_per_px, f_prior)
+    # drop edge points the fitted model disagrees with (an arm over a cushion, a ball
+    # against it), then fit again
+    for _ in range(2):
+        kept = {}
+        for i, pts in obs.edges.items():
+            ax, v = _side_model(profile)[i]
+            r = np.abs(model.unproject(p, pts, hn)[:, ax] - v) / mm_per_px
+            sig = 1.4826 * float(np.median(r)) + 0.3
+            keep = r < max(EDGE_TRIM_PX, 3.0 * sig)
+            kept[i] = pts[keep] if keep.sum() >= 6 else pts
+        obs.edges = kept
+        p, info = _bundle(model, p, obs, profile, mm_per_px, f_prior)
+    edges = dict(obs.edges)
     cam_a = model.camera(p)
 
     # ---- head or foot: the asymmetric markings under both hypotheses
@@ -824,7 +846,7 @@ def find_table(
 
 
 def _quality(cam, profile, img, obs: _Obs, found_marks, decided_by, score, hint, n_frames) -> dict:
-    hn = profile.cushion_nose_height_mm
+    hn = _edge_height(profile)
     sides = _side_model(profile)
     res_mm = []
     per_side = {}
