@@ -1,0 +1,1029 @@
+"""Tracks -> the event stream of DESIGN.md (shots, contacts, pots, hands).
+
+Input: per-frame ball positions in table mm, one :class:`FrameObs` a frame --
+``frame``, ``t``, ``seen`` ``{ball: (x_mm, y_mm)}`` (balls seen this frame) and
+``hidden`` (balls the tracker still believes on the table but cannot see: under
+a hand, a cue, a body; their positions are unknown).  A ball in neither is not
+on the table as far as the tracker knows (pocketed, off, taken away).  Build the
+frames from the tracker (:func:`frames_from_tracker`), from a ``positions.csv``
+(:func:`read_positions_csv`; there every listed ball counts as seen) or from
+ground truth alike.  This stage never looks at video.
+
+Output of :func:`extract_events`: a list of :class:`luza.events.Event` starting
+with ``table_state``, valid for ``luza.rules.stream`` (the rules engine groups
+it into shot records; ``vision/shots.py`` does that with the rules' own code).
+
+How events are decided (``vision/EVENTS.md`` has the long version):
+
+1. Each ball's seen samples are cut into *rest* stretches (every sample of a
+   ``REST_WINDOW_S`` window within ``REST_SPREAD_MM``; the anchor is their mean)
+   and *moves* (the ball left its anchor by more than ``START_MM`` on two samples
+   running).
+2. A move is fitted by pieces of constant acceleration (a quadratic in time per
+   coordinate, ``|a| <= MAX_ACCEL_MM_S2``): a contact bends the path, so a piece
+   ends where the next sample no longer fits within ``FIT_TOL_MM``.
+3. At each break between two pieces the earlier piece is extrapolated forward and
+   the later one backward through the frame gap; the contact is where a path
+   reaches one radius from a cushion nose (``cushion``; beyond the nose segment
+   or inside a pocket mouth it is ``jaw:<pocket>``) or two radii from another
+   ball (``collision``), with the time interpolated between the frames.
+4. A ball at rest that starts moving inside a shot was hit: the striker is the
+   ball whose path reaches two radii from it at that moment.  The first ball to
+   move from a table at rest is the cue ball (``shot_start``, the time
+   extrapolated back to where it left its anchor).  A ball that starts with no
+   ball near it is ``ball_moved`` (cue, hand, sleeve?).
+5. A ball that vanishes in or heading into a pocket mouth is pocketed; one that
+   enters a mouth and comes back is a ``bounce_out``; one that stops over a mouth
+   ``hang`` s, and ``hang_fall`` when it later disappears; one that vanishes
+   while moving elsewhere left the table (``off_table``).
+6. ``shot_end`` when every ball is at rest (its rest stretch confirmed); between
+   shots a ball that appears (or reappears elsewhere) is ``ball_placed``, one
+   that disappears at rest ``ball_removed``, one nudged slowly ``ball_moved``.
+
+Every event has a ``confidence``; those below ``LOW_CONFIDENCE`` also carry
+``"uncertain": true`` -- marked, never dropped.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from luza.calibration.profiles import TableProfile
+
+from luza.errors import LuzaError
+from luza.events import Event, make
+
+# -- tunables (units in the names) --------------------------------------------
+START_MM = 5.0  # a ball further than this from its rest anchor (twice running) moves
+JUMP_START_MM = 15.0  # ... or this far once
+REST_WINDOW_S = 0.3  # a ball is at rest when a window this long ...
+REST_SPREAD_MM = 4.0  # ... stays within this of its first sample
+REST_MIN_SAMPLES = 3
+FIT_TOL_MM = 6.0  # a piece of path fits its samples within this
+MAX_ACCEL_MM_S2 = 4000.0  # sliding friction ~ 0.2 g; more than this is a contact
+MIN_DV_MM_S = 60.0  # velocity change that counts as a contact at a break
+CONTACT_TOL_MM = 12.0  # slack on "one radius from the nose" / "two radii apart"
+STRIKER_TOL_MM = 25.0  # slack when looking for the ball that set a still ball moving
+VANISH_S = 0.25  # a moving ball unseen this long is gone (or hidden)
+POCKET_NEAR_MM = 45.0  # a ball last seen this close to a pocket mouth (beyond R) fell in
+EXTRAPOLATE_S = 0.12  # how far a vanished ball's last piece is followed
+LAG_WINDOW_S = 0.4  # two balls set moving within this, far apart: a lag
+STROKE_MIN_SPEED_MM_S = 60.0  # slower than this outside a shot: a nudge, not a stroke
+CREEP_MERGE_S = 0.6  # a ball of the last shot moving again this soon: still that shot
+LINE_HYSTERESIS_MM = 1.5
+LOW_CONFIDENCE = 0.6
+HAND_FRAMES = 3  # a ball must be seen at rest this many frames to be placed
+
+
+class EventsError(LuzaError, ValueError):
+    """Input the event stage cannot use (no frames, unknown balls, a bad CSV)."""
+
+
+@dataclass(frozen=True)
+class FrameObs:
+    """One frame of tracker output: the balls seen (table mm) and the hidden ones."""
+
+    frame: int
+    t: float
+    seen: dict[str, tuple[float, float]]
+    hidden: frozenset[str] = frozenset()
+
+
+def frames_from_tracker(outputs: Iterable) -> list[FrameObs]:
+    """:class:`vision.track.TrackerOutput` s -> frames (hidden = on the table, not visible)."""
+    out = []
+    for o in outputs:
+        seen = {b: (float(x), float(y)) for b, (x, y) in o.positions.items() if b in o.visible}
+        hidden = frozenset(b for b in o.positions if b not in o.visible)
+        out.append(FrameObs(int(o.frame), float(o.t), seen, hidden))
+    return out
+
+
+def read_positions_csv(path: str | Path) -> list[FrameObs]:
+    """``positions.csv`` (``frame,t,ball,x_mm,y_mm``, a row per ball per frame) -> frames."""
+    p = Path(path)
+    if not p.is_file():
+        raise EventsError(f"positions file not found: {p}")
+    rows: dict[int, tuple[float, dict[str, tuple[float, float]]]] = {}
+    with p.open(newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        need = {"frame", "t", "ball", "x_mm", "y_mm"}
+        if reader.fieldnames is None or not need <= set(reader.fieldnames):
+            raise EventsError(f"{p}: needs the columns {', '.join(sorted(need))}")
+        for i, r in enumerate(reader, start=2):
+            try:
+                k, t = int(r["frame"]), float(r["t"])
+                xy = (float(r["x_mm"]), float(r["y_mm"]))
+            except (TypeError, ValueError):
+                raise EventsError(f"{p}:{i}: bad number in {r}") from None
+            rows.setdefault(k, (t, {}))[1][str(r["ball"])] = xy
+    return [FrameObs(k, rows[k][0], rows[k][1]) for k in sorted(rows)]
+
+
+# ------------------------------------------------------------------ path pieces
+@dataclass
+class Piece:
+    """A stretch of one ball's path with constant acceleration: p(t) = c0 + c1 s + c2 s^2."""
+
+    t0: float  # first sample time
+    t1: float  # last sample time
+    tref: float
+    cx: np.ndarray
+    cy: np.ndarray
+    n: int
+
+    def at(self, t: float) -> np.ndarray:
+        s = t - self.tref
+        return np.array(
+            [
+                self.cx[0] + self.cx[1] * s + self.cx[2] * s * s,
+                self.cy[0] + self.cy[1] * s + self.cy[2] * s * s,
+            ]
+        )
+
+    def vel(self, t: float) -> np.ndarray:
+        s = t - self.tref
+        return np.array([self.cx[1] + 2 * self.cx[2] * s, self.cy[1] + 2 * self.cy[2] * s])
+
+
+def _fit(ts: np.ndarray, xy: np.ndarray) -> tuple[Piece, float]:
+    """Least-squares piece through samples; returns it and the worst residual (mm)."""
+    n = len(ts)
+    tref = float(ts[0])
+    s = ts - tref
+    if n == 1:
+        c = [np.array([xy[0, k], 0.0, 0.0]) for k in (0, 1)]
+        return Piece(tref, tref, tref, c[0], c[1], 1), 0.0
+    deg = 1 if n <= 3 else 2
+    A = np.vander(s, deg + 1, increasing=True)
+    coef, *_ = np.linalg.lstsq(A, xy, rcond=None)
+    if deg == 1:
+        coef = np.vstack([coef, np.zeros((1, 2))])
+    piece = Piece(tref, float(ts[-1]), tref, coef[:, 0].copy(), coef[:, 1].copy(), n)
+    pred = np.stack([piece.at(float(t)) for t in ts])
+    res = float(np.max(np.linalg.norm(pred - xy, axis=1)))
+    acc = 2.0 * math.hypot(coef[2, 0], coef[2, 1])
+    if acc > MAX_ACCEL_MM_S2:
+        res = max(res, FIT_TOL_MM * 10)
+    return piece, res
+
+
+def segment_path(ts: np.ndarray, xy: np.ndarray, tol_mm: float = FIT_TOL_MM) -> list[list[int]]:
+    """Greedy cut of a moving ball's samples into pieces of constant acceleration.
+
+    Returns lists of sample indices.  A break falls where a sample no longer fits;
+    the break is then moved by one sample either way if that fits both sides better.
+    """
+    n = len(ts)
+    groups: list[list[int]] = []
+    i = 0
+    while i < n:
+        j = i + 1
+        while j < n:
+            _, res = _fit(ts[i : j + 1], xy[i : j + 1])
+            if res > tol_mm:
+                break
+            j += 1
+        groups.append(list(range(i, j)))
+        i = j
+    # refine each break: the last sample of a piece may belong to the next one
+    for g in range(len(groups) - 1):
+        a, b = groups[g], groups[g + 1]
+        if len(a) < 3 or len(b) < 2:
+            continue
+        best = (None, math.inf)
+        for shift in (-1, 0):
+            aa = a[: len(a) + shift] if shift else a
+            bb = a[len(a) + shift :] + b if shift else b
+            _, ra = _fit(ts[aa], xy[aa])
+            _, rb = _fit(ts[bb], xy[bb])
+            if ra <= tol_mm and rb <= tol_mm and ra + rb < best[1]:
+                best = (shift, ra + rb)
+        if best[0] == -1:
+            groups[g], groups[g + 1] = a[:-1], a[-1:] + b
+    return groups
+
+
+# ------------------------------------------------------------------ per-ball motion
+@dataclass
+class Move:
+    """One ball's motion from a rest (or an appearance) to a rest (or a vanishing)."""
+
+    ball: str
+    idx: list[int]  # indices into the ball's seen samples
+    anchor0: np.ndarray | None  # where it rested before (None: it appeared moving)
+    t_rest0: float | None  # last rest sample time before
+    end: str  # "rest" | "vanish" | "open" (the stream ended)
+    anchor1: np.ndarray | None = None
+    pieces: list[Piece] = field(default_factory=list)
+    t_start: float = 0.0  # estimated time it left its anchor
+    t_end: float = 0.0  # time it came to rest (or was last seen)
+    shot: int = -1
+
+
+@dataclass
+class Rest:
+    ball: str
+    t0: float
+    t1: float  # last sample at rest (before a move, a vanishing or the end)
+    anchor: np.ndarray
+    n: int
+
+
+@dataclass
+class BallData:
+    ball: str
+    ts: np.ndarray
+    xy: np.ndarray
+    frames: np.ndarray
+    absent_after: float | None  # time from which the tracker says it left the table
+    t_stream_end: float = math.inf
+    rests: list[Rest] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    timeline: list = field(default_factory=list)  # (kind, t_from, Rest | Move), in time order
+
+
+def _ball_data(frames: Sequence[FrameObs], ball: str) -> BallData:
+    ts, xy, fr = [], [], []
+    absent_after = None
+    for f in frames:
+        if ball in f.seen:
+            ts.append(f.t)
+            xy.append(f.seen[ball])
+            fr.append(f.frame)
+            absent_after = None
+        elif ball not in f.hidden and absent_after is None:
+            absent_after = f.t
+    return BallData(
+        ball,
+        np.array(ts, dtype=float),
+        np.array(xy, dtype=float).reshape(-1, 2),
+        np.array(fr, dtype=int),
+        absent_after,
+        float(frames[-1].t),
+    )
+
+
+def _rest_run(bd: BallData, i: int) -> int:
+    """Index one past the last sample of a rest window starting at sample ``i`` (or -1)."""
+    ts, xy = bd.ts, bd.xy
+    j = i
+    while j < len(ts) and ts[j] - ts[i] <= REST_WINDOW_S + 1e-9:
+        if np.linalg.norm(xy[j] - xy[i]) > REST_SPREAD_MM:
+            return -1
+        j += 1
+    if j - i < REST_MIN_SAMPLES or ts[j - 1] - ts[i] < 0.6 * REST_WINDOW_S:
+        if j >= len(ts) and j - i >= 1 and bd.t_stream_end - ts[j - 1] < 0.05:
+            return j  # the end of the stream: a short still tail counts as rest
+        return -1
+    return j
+
+
+def split_motion(bd: BallData, dt_frame: float) -> None:
+    """Cut one ball's samples into rests and moves (fills ``bd.rests`` / ``bd.moves``)."""
+    ts, xy = bd.ts, bd.xy
+    n = len(ts)
+    i = 0
+    anchor: np.ndarray | None = None
+    rest_start = None
+    rest_n = 0
+    t_last_rest = None
+    vanish_gap = max(VANISH_S, 3.5 * dt_frame)
+    while i < n:
+        if anchor is None:
+            # appeared (first sample or after a vanishing): at rest or moving?
+            j = _rest_run(bd, i)
+            if j > 0:
+                anchor = xy[i:j].mean(axis=0)
+                rest_start, rest_n, t_last_rest = ts[i], j - i, ts[j - 1]
+                i = j
+                continue
+            mv = Move(bd.ball, [], None, None, "open")
+            i = _follow_move(bd, mv, i, vanish_gap)
+        else:
+            d = np.linalg.norm(xy[i] - anchor)
+            gap = ts[i] - (t_last_rest if t_last_rest is not None else ts[i])
+            if d <= START_MM:
+                rest_n += 1
+                if rest_n <= 30:
+                    anchor = anchor + (xy[i] - anchor) / rest_n
+                t_last_rest = ts[i]
+                i += 1
+                continue
+            nxt = i + 1 < n and np.linalg.norm(xy[i + 1] - anchor) > START_MM
+            if gap > vanish_gap and _rest_run(bd, i) > 0:
+                # unseen for a while and back somewhere else, still: moved by a hand
+                bd.rests.append(Rest(bd.ball, rest_start, t_last_rest, anchor, rest_n))
+                anchor = None
+                continue
+            if d <= JUMP_START_MM and not nxt:
+                i += 1  # one odd sample
+                continue
+            bd.rests.append(Rest(bd.ball, rest_start, t_last_rest, anchor, rest_n))
+            mv = Move(bd.ball, [], anchor.copy(), t_last_rest, "open")
+            i = _follow_move(bd, mv, i, vanish_gap)
+        # after a move
+        mv = bd.moves[-1]
+        if mv.end == "rest":
+            anchor = mv.anchor1
+            rest_start, t_last_rest = ts[mv.idx[-1]], ts[i - 1]
+            rest_n = i - mv.idx[-1]
+        else:
+            anchor = None
+    if anchor is not None:
+        bd.rests.append(Rest(bd.ball, rest_start, t_last_rest, anchor, rest_n))
+
+
+def _follow_move(bd: BallData, mv: Move, i: int, vanish_gap: float) -> int:
+    ts, xy = bd.ts, bd.xy
+    n = len(ts)
+    idx = [i]
+    k = i + 1
+    while k < n:
+        if ts[k] - ts[k - 1] > vanish_gap:
+            break
+        j = _rest_run(bd, k)
+        idx.append(k)
+        if j > 0:
+            mv.end = "rest"
+            mv.anchor1 = xy[k:j].mean(axis=0)
+            bd.moves.append(mv)
+            mv.idx = idx
+            return j
+        k += 1
+    mv.idx = idx
+    mv.end = "vanish" if k < n or bd.absent_after is not None else "open"
+    if k >= n and bd.absent_after is None:
+        mv.end = "open"
+    bd.moves.append(mv)
+    return k
+
+
+# ------------------------------------------------------------------ the extractor
+@dataclass
+class _Cand:
+    type: str
+    t: float
+    conf: float
+    data: dict
+
+
+class EventExtractor:
+    """Turns frames of ball positions into the DESIGN.md event stream."""
+
+    def __init__(self, profile: TableProfile, game: str) -> None:
+        self.profile = profile
+        self.game = game
+        self.R = profile.ball_radius_mm
+        self.L, self.W = profile.length_mm, profile.width_mm
+        self.pockets = profile.pockets()
+        self.cushions = profile.cushions()
+
+    # -- geometry -------------------------------------------------------
+    def nearest_pocket(self, p: np.ndarray) -> tuple[str, float]:
+        best, bd = "", math.inf
+        for name, pk in self.pockets.items():
+            d = math.dist(p, pk.mouth_centre)
+            if d < bd:
+                best, bd = name, d
+        return best, bd
+
+    def mouth_depth(self, p: np.ndarray, pocket: str) -> float:
+        """How far ``p`` is past the pocket's mouth line, into the pocket (mm)."""
+        pk = self.pockets[pocket]
+        return float(np.dot(np.asarray(p) - pk.mouth_centre, pk.inward))
+
+    def in_mouth_zone(self, p: np.ndarray) -> str | None:
+        """The pocket whose mouth ``p`` (a ball centre) is over or just in front of."""
+        name, d = self.nearest_pocket(p)
+        pk = self.pockets[name]
+        if d < 0.5 * pk.spec.mouth_mm + self.R * 0.5 and self.mouth_depth(p, name) > -self.R:
+            return name
+        return None
+
+    def cushion_name(self, p: np.ndarray, axis: int, high: bool) -> str:
+        """Name of the nose a ball centred at ``p`` touches on that side; jaws past the ends."""
+        R = self.R
+        for name, c in self.cushions.items():
+            n = c.normal
+            if axis == 0 and n[0] != 0 and (n[0] < 0) == high:
+                lo, hi = sorted((c.a[1], c.b[1]))
+                if lo <= p[1] <= hi:
+                    return name
+            if axis == 1 and n[1] != 0 and (n[1] < 0) == high:
+                lo, hi = sorted((c.a[0], c.b[0]))
+                if lo <= p[0] <= hi:
+                    return name
+        del R
+        return "jaw:" + self.nearest_pocket(p)[0]
+
+    # -- main -----------------------------------------------------------
+    def extract(self, frames: Sequence[FrameObs]) -> list[Event]:
+        if not frames:
+            raise EventsError("no frames to extract events from")
+        self.frames = frames
+        self.T = np.array([f.t for f in frames])
+        self.F = np.array([f.frame for f in frames])
+        dts = np.diff(self.T)
+        self.dt = float(np.median(dts)) if len(dts) else 1 / 30
+        balls: list[str] = []
+        for f in frames:
+            for b in list(f.seen) + sorted(f.hidden):
+                if b not in balls:
+                    balls.append(b)
+        self.data = {b: _ball_data(frames, b) for b in balls}
+        for bd in self.data.values():
+            split_motion(bd, self.dt)
+            for mv in bd.moves:
+                self._fit_move(bd, mv)
+            tl = [("rest", r.t0, r) for r in bd.rests] + [("move", m.t_start, m) for m in bd.moves]
+            bd.timeline = sorted(tl, key=lambda e: (e[1], e[0] == "rest"))
+        return self._assemble()
+
+    def _frame_of(self, t: float) -> int:
+        k = int(np.clip(np.searchsorted(self.T, t), 0, len(self.T) - 1))
+        if k > 0 and abs(self.T[k - 1] - t) <= abs(self.T[k] - t):
+            k -= 1
+        return int(self.F[k])
+
+    def _fit_move(self, bd: BallData, mv: Move) -> None:
+        idx = np.array(mv.idx)
+        ts, xy = bd.ts[idx], bd.xy[idx]
+        groups = segment_path(ts, xy)
+        mv.pieces = [_fit(ts[g], xy[g])[0] for g in groups]
+        first = mv.pieces[0]
+        if mv.anchor0 is not None and mv.t_rest0 is not None:
+            # when did it leave its anchor: the first piece's closest approach to it
+            mv.t_start = self._closest_time(first, mv.anchor0, mv.t_rest0, first.t0)
+        else:
+            mv.t_start = first.t0
+        mv.t_end = float(ts[-1])
+
+    @staticmethod
+    def _closest_time(pc: Piece, p: np.ndarray, lo: float, hi: float, n: int = 24) -> float:
+        if hi <= lo:
+            return hi
+        tt = np.linspace(lo, hi, n)
+        d = [np.linalg.norm(pc.at(float(t)) - p) for t in tt]
+        return float(tt[int(np.argmin(d))])
+
+    # -- where a ball is at time t (for contact checks) --------------------
+    def pos_at(self, ball: str, t: float, before: bool = True) -> np.ndarray | None:
+        """Best estimate of ``ball`` at ``t``; at a break the piece before it (``before``)."""
+        bd = self.data[ball]
+        cur = None
+        for kind, t_from, obj in bd.timeline:
+            if t_from <= t + 1e-9:
+                cur = (kind, obj)
+            else:
+                break
+        if cur is None:
+            return None
+        kind, obj = cur
+        if kind == "rest":
+            return obj.anchor
+        mv: Move = obj
+        if t > mv.t_end + 1e-9:
+            if mv.end == "rest":
+                return mv.anchor1
+            if t > mv.t_end + EXTRAPOLATE_S:
+                return None
+            return mv.pieces[-1].at(t)
+        ps = mv.pieces
+        if t < ps[0].t0:
+            return mv.anchor0 if mv.anchor0 is not None else ps[0].at(t)
+        for k, pc in enumerate(ps):
+            if t <= pc.t1 + 1e-9:
+                if t >= pc.t0 or k == 0:
+                    return pc.at(t)
+                return ps[k - 1].at(t) if before else pc.at(t)
+        return ps[-1].at(t)
+
+    # -- contacts at breaks ------------------------------------------------
+    def _contacts_between(
+        self, ball: str, p: Piece, q: Piece
+    ) -> list[tuple[float, str, dict, float]]:
+        """What bent the path between pieces ``p`` and ``q``: [(t, type, fields, conf)]."""
+        t_a, t_b = p.t1, q.t0
+        if t_b <= t_a:
+            return []
+        dv = float(np.linalg.norm(p.vel(t_a) - q.vel(t_b)))
+        gap_pos = float(np.linalg.norm(p.at(t_b) - q.at(t_b)))
+        if dv < MIN_DV_MM_S and gap_pos < FIT_TOL_MM:
+            return []
+        span = t_b - t_a
+        lo, hi = t_a - 0.25 * span, t_b + 0.25 * span
+        tt = np.linspace(lo, hi, 40)
+        fwd = self._first_contact(ball, p, tt)
+        bwd = self._first_contact(ball, q, tt[::-1], before=False)
+        out = []
+        if fwd is not None:
+            out.append(fwd)
+        if bwd is not None and (
+            fwd is None or bwd[1:3] != fwd[1:3] and not _same_contact(fwd, bwd)
+        ):
+            if fwd is None or bwd[0] >= fwd[0]:
+                out.append(bwd)
+            else:
+                out.insert(0, bwd)
+        if not out:
+            # neither side reaches an object: look at the kink point itself
+            tk = tt[int(np.argmin([np.linalg.norm(p.at(t) - q.at(t)) for t in tt]))]
+            c = 0.5 * (p.at(float(tk)) + q.at(float(tk)))
+            hit = self._object_near(ball, float(tk), c, loose=True)
+            if hit is not None:
+                out.append((float(tk), hit[0], hit[1], 0.45))
+        return out
+
+    def _first_contact(self, ball: str, pc: Piece, tt: np.ndarray, before: bool = True):
+        """First time along ``tt`` where ``pc`` touches a cushion nose or another ball."""
+        R = self.R
+        prev = None
+        for t in tt:
+            t = float(t)
+            c = pc.at(t)
+            hit = self._object_near(ball, t, c, loose=False, before=before)
+            if hit is not None:
+                if prev is not None:
+                    # refine the time by bisection between prev and t
+                    a, b = prev, t
+                    for _ in range(12):
+                        m = 0.5 * (a + b)
+                        if self._object_near(ball, m, pc.at(m), False, before) is not None:
+                            b = m
+                        else:
+                            a = m
+                    t = 0.5 * (a + b)
+                    c = pc.at(t)
+                    hit = self._object_near(ball, t, c, loose=True, before=before) or hit
+                del R
+                return (t, hit[0], hit[1], hit[2])
+            prev = t
+        return None
+
+    def _object_near(self, ball: str, t: float, c: np.ndarray, loose: bool, before: bool = True):
+        """A cushion / jaw / ball that a ball centred at ``c`` touches at ``t``."""
+        R = self.R
+        tol = CONTACT_TOL_MM * (2.0 if loose else 0.15)
+        # cushion noses (or jaws past their ends)
+        for axis, lim in ((0, self.L), (1, self.W)):
+            for high in (False, True):
+                d = (lim - c[axis]) if high else c[axis]
+                if d <= R + tol:
+                    pocket = self.in_mouth_zone(c)
+                    name = self.cushion_name(c, axis, high)
+                    if pocket is not None and name.startswith("jaw:"):
+                        name = "jaw:" + pocket
+                    conf = 0.9 if not name.startswith("jaw:") else 0.75
+                    return (
+                        "cushion",
+                        {"ball": ball, "cushion": name, "pos": _r(c)},
+                        conf if not loose else 0.5,
+                    )
+        # jaws of a pocket (rounded noses at the mouth ends)
+        name, dm = self.nearest_pocket(c)
+        pk = self.pockets[name]
+        for jaw in (pk.jaw_a, pk.jaw_b):
+            if math.dist(c, jaw) <= R + pk.spec.jaw_radius_mm * 0.3 + tol:
+                return (
+                    "cushion",
+                    {"ball": ball, "cushion": "jaw:" + name, "pos": _r(c)},
+                    0.7 if not loose else 0.45,
+                )
+        best = None
+        for other in self.data:
+            if other == ball:
+                continue
+            po = self.pos_at(other, t, before=before)
+            if po is None:
+                continue
+            d = float(np.linalg.norm(po - c))
+            if d <= 2 * R + tol and (best is None or d < best[0]):
+                best = (d, other, po)
+        if best is not None:
+            d, other, po = best
+            mid = 0.5 * (c + po)
+            conf = 0.9 if not loose else max(0.3, 0.7 - abs(d - 2 * R) / 100)
+            return ("collision", {"a": ball, "b": other, "pos": _r(mid)}, conf)
+        return None
+
+    # -- a still ball set moving ---------------------------------------------
+    def _striker(self, mv: Move, moving_since: dict[str, float]):
+        """The ball that hit ``mv.ball`` at rest: (t, other, conf) or None."""
+        R = self.R
+        a0 = mv.anchor0
+        if a0 is None:
+            return None
+        t_hi = mv.pieces[0].t0
+        t_lo = max(mv.t_rest0 if mv.t_rest0 is not None else t_hi - 2 * self.dt, t_hi - 0.5)
+        t_lo -= 0.5 * self.dt
+        best = None
+        tt = np.linspace(t_lo, t_hi, 30)
+        for other, since in moving_since.items():
+            if other == mv.ball or since > t_hi + 0.5 * self.dt:
+                continue
+            dmin, tmin = math.inf, None
+            for t in tt:
+                if t < since - 1.5 * self.dt:
+                    continue
+                po = self.pos_at(other, float(t), before=True)
+                if po is None:
+                    continue
+                d = float(np.linalg.norm(po - a0)) - 2 * R
+                if d <= 0.0 and tmin is not None and dmin <= STRIKER_TOL_MM:
+                    break
+                if abs(d) < abs(dmin) or (d <= 0 and tmin is None):
+                    dmin, tmin = d, float(t)
+                if d <= 0:
+                    break
+            if tmin is None or abs(dmin) > STRIKER_TOL_MM:
+                continue
+            if best is None or abs(dmin) < abs(best[2]):
+                best = (tmin, other, dmin)
+        if best is None:
+            return None
+        t, other, dmin = best
+        conf = float(np.clip(0.95 - abs(dmin) / (2 * STRIKER_TOL_MM), 0.4, 0.95))
+        return t, other, conf
+
+    # -- putting it together ------------------------------------------------
+    def _assemble(self) -> list[Event]:
+        R = self.R
+        moves = sorted(
+            (mv for bd in self.data.values() for mv in bd.moves), key=lambda m: m.t_start
+        )
+        # initial table: balls at rest at the start
+        t_first = float(self.T[0])
+        init: dict[str, list[float]] = {}
+        for b, bd in self.data.items():
+            if (
+                bd.rests
+                and bd.rests[0].t0 <= t_first + 0.5
+                and (not bd.moves or bd.rests[0].t0 <= bd.moves[0].t_start)
+            ):
+                init[b] = _r(bd.rests[0].anchor)
+        cands: list[_Cand] = []
+        on_table = set(init)
+        # shots: a move from a table at rest starts one; moves that start while
+        # something moves belong to it; it ends when everything is at rest again
+        shots: list[dict] = []
+        cur: dict | None = None
+        for mv in moves:
+            if mv.anchor0 is None:
+                continue  # appeared moving (placed by a rolling hand?), handled below
+            speed0 = float(np.linalg.norm(mv.pieces[0].vel(mv.pieces[0].t0)))
+            if cur is not None and mv.t_start <= cur["t_end"] + 0.5 * self.dt:
+                cur["moves"].append(mv)
+                cur["t_end"] = max(cur["t_end"], mv.t_end)
+                continue
+            if (
+                cur is not None
+                and mv.t_start <= cur["t_end"] + CREEP_MERGE_S
+                and any(m.ball == mv.ball for m in cur["moves"])
+                and speed0 < 3 * STROKE_MIN_SPEED_MM_S
+            ):
+                cur["moves"].append(mv)
+                cur["t_end"] = max(cur["t_end"], mv.t_end)
+                continue
+            if speed0 < STROKE_MIN_SPEED_MM_S and _path_len(mv) < 2 * R:
+                mv.shot = -2  # a nudge between strokes
+                continue
+            cur = {"moves": [mv], "t_start": mv.t_start, "t_end": mv.t_end}
+            shots.append(cur)
+        for k, s in enumerate(shots):
+            for mv in s["moves"]:
+                mv.shot = k
+        for s in shots:
+            cands += self._shot_events(s)
+        cands += self._hand_events(init, shots)
+        # the stream: table_state, then everything in time order (clamped into place)
+        events = [make("table_state", t_first, int(self.F[0]), 1.0, game=self.game, positions=init)]
+        del on_table
+        cands.sort(key=lambda c: (c.t, _ORDER.get(c.type, 5)))
+        for c in cands:
+            data = dict(c.data)
+            conf = float(np.clip(c.conf, 0.0, 1.0))
+            if conf < LOW_CONFIDENCE:
+                data["uncertain"] = True
+            events.append(make(c.type, c.t, self._frame_of(c.t), round(conf, 3), **data))
+        return events
+
+    def _shot_events(self, s: dict) -> list[_Cand]:
+        R = self.R
+        out: list[_Cand] = []
+        mvs: list[Move] = sorted(s["moves"], key=lambda m: m.t_start)
+        first = mvs[0]
+        t0 = first.t_start
+        starts = [first]
+        # a lag: a second ball set moving at once, far from the first, hit by nothing
+        for mv in mvs[1:]:
+            if mv.t_start - t0 > LAG_WINDOW_S:
+                break
+            if (
+                mv.anchor0 is not None
+                and first.anchor0 is not None
+                and np.linalg.norm(mv.anchor0 - first.anchor0) > 6 * R
+                and self._striker(mv, {first.ball: first.t_start}) is None
+                and abs(mv.anchor0[1] - first.anchor0[1]) > 4 * R
+                and min(mv.anchor0[0], first.anchor0[0]) < self.L / 4
+            ):
+                starts.append(mv)
+        lag = len(starts) == 2
+        for mv in starts:
+            d = {"cue_ball": mv.ball}
+            if lag:
+                d["lag"] = True
+            out.append(_Cand("shot_start", mv.t_start, 0.95 if not lag else 0.7, d))
+        moving_since: dict[str, float] = {mv.ball: mv.t_start for mv in starts}
+        for mv in mvs:
+            if mv in starts:
+                continue
+            hit = self._striker(mv, moving_since)
+            if hit is not None:
+                t, other, conf = hit
+                t = max(t, t0)
+                po = self.pos_at(other, t)
+                mid = _r(0.5 * (po + mv.anchor0)) if po is not None else _r(mv.anchor0)
+                out.append(_Cand("collision", t, conf, {"a": other, "b": mv.ball, "pos": mid}))
+            else:
+                a0 = mv.anchor0 if mv.anchor0 is not None else mv.pieces[0].at(mv.pieces[0].t0)
+                out.append(_Cand("ball_moved", mv.t_start, 0.5, {"ball": mv.ball, "pos": _r(a0)}))
+            moving_since.setdefault(mv.ball, mv.t_start)
+        # breaks inside each move
+        for mv in mvs:
+            for p, q in zip(mv.pieces, mv.pieces[1:], strict=False):
+                for t, typ, fields, conf in self._contacts_between(mv.ball, p, q):
+                    out.append(_Cand(typ, max(t, t0), conf, fields))
+        out = _dedupe(out, 1.6 * self.dt)
+        # endings: pots, off table, hangs, bounce-outs, line crosses
+        ended = s["t_end"]
+        for mv in mvs:
+            out += self._mouth_events(mv)
+            out += self._line_events(mv)
+        gone = {c.data["ball"] for c in out if c.type in ("pocket", "off_table")}
+        positions = {}
+        for b, bd in self.data.items():
+            if b in gone:
+                continue
+            p = self._rest_after(bd, ended)
+            if p is not None:
+                positions[b] = _r(p)
+        t_end = max([ended] + [c.t for c in out])
+        out.append(_Cand("shot_end", t_end, 0.9, {"positions": positions}))
+        s["t_end_event"] = t_end
+        s["positions"] = positions
+        return out
+
+    def _rest_after(self, bd: BallData, t: float) -> np.ndarray | None:
+        """Where a ball on the table lies at the end of a shot (None: not on the table)."""
+        last = None
+        for r in bd.rests:
+            if r.t0 <= t + 1e-6 or r.t0 <= t + 2 * self.dt:
+                last = r
+        mv_last = None
+        for mv in bd.moves:
+            if mv.t_start <= t + 1e-6:
+                mv_last = mv
+        if mv_last is not None and (last is None or mv_last.t_start > last.t0):
+            if mv_last.end == "rest":
+                return mv_last.anchor1
+            if mv_last.end == "open":
+                return mv_last.pieces[-1].at(mv_last.t_end)
+            return None
+        return None if last is None else last.anchor
+
+    def _mouth_events(self, mv: Move) -> list[_Cand]:
+        """Pots, bounce-outs, hangs and off-table for one move."""
+        R = self.R
+        out: list[_Cand] = []
+        bd = self.data[mv.ball]
+        idx = np.array(mv.idx)
+        pts, tts = bd.xy[idx], bd.ts[idx]
+        # bounce-outs: in the mouth (centre past the mouth line), then back on the bed
+        inside = None
+        for p, t in zip(pts, tts, strict=False):
+            name = self.in_mouth_zone(p)
+            if name is not None and self.mouth_depth(p, name) > 0.25 * R:
+                inside = inside or (name, float(t))
+            elif inside is not None and self.mouth_depth(p, inside[0]) < -0.5 * R:
+                out.append(
+                    _Cand("bounce_out", float(t), 0.7, {"ball": mv.ball, "pocket": inside[0]})
+                )
+                inside = None
+        if mv.end == "rest":
+            name = self.in_mouth_zone(mv.anchor1)
+            if name is not None and self.mouth_depth(mv.anchor1, name) > 0.0:
+                out.append(_Cand("hang", mv.t_end, 0.7, {"ball": mv.ball, "pocket": name}))
+            return out
+        if mv.end != "vanish":
+            return out
+        last = mv.pieces[-1]
+        t_last = float(tts[-1])
+        p_last = pts[-1]
+        # follow the last piece a little: where was it heading?
+        path = [last.at(t_last + k * EXTRAPOLATE_S / 8) for k in range(9)]
+        best = None
+        for k, p in enumerate(path):
+            name, d = self.nearest_pocket(p)
+            pk = self.pockets[name]
+            near = d - 0.5 * pk.spec.mouth_mm
+            if near < POCKET_NEAR_MM and (best is None or near < best[1]):
+                best = (name, near, k)
+                if self.mouth_depth(p, name) > 0:
+                    break
+        if best is not None:
+            name = best[0]
+            # time it crossed the mouth line (or when last seen)
+            t_cross = t_last
+            for k in range(9):
+                tk = t_last + k * EXTRAPOLATE_S / 8
+                if self.mouth_depth(last.at(tk), name) >= 0:
+                    t_cross = tk
+                    break
+            depth = self.mouth_depth(p_last, name)
+            conf = 0.95 if depth > -R else (0.8 if best[2] <= 4 else 0.6)
+            out = [c for c in out if c.type != "bounce_out" or c.t < t_last]
+            out.append(_Cand("pocket", t_cross, conf, {"ball": mv.ball, "pocket": name}))
+        else:
+            conf = 0.8 if _min_edge(p_last, self.L, self.W) < 3 * R else 0.5
+            out.append(_Cand("off_table", t_last, conf, {"ball": mv.ball}))
+        return out
+
+    def _line_events(self, mv: Move) -> list[_Cand]:
+        out: list[_Cand] = []
+        bd = self.data[mv.ball]
+        idx = list(mv.idx)
+        pts = [mv.anchor0] if mv.anchor0 is not None else []
+        tts = [mv.t_start] if mv.anchor0 is not None else []
+        pts += [bd.xy[i] for i in idx]
+        tts += [float(bd.ts[i]) for i in idx]
+        lines = (("centre", 0, self.L / 2), ("house", 0, self.L / 4), ("axis", 1, self.W / 2))
+        h = LINE_HYSTERESIS_MM
+        for name, ax, v in lines:
+            side = None
+            for k, (p, t) in enumerate(zip(pts, tts, strict=False)):
+                s = 1 if p[ax] > v + h else (-1 if p[ax] < v - h else 0)
+                if s == 0:
+                    continue
+                if side is not None and s != side[0]:
+                    p0, t0 = side[1], side[2]
+                    f = (v - p0[ax]) / (p[ax] - p0[ax]) if p[ax] != p0[ax] else 0.5
+                    tc = t0 + f * (t - t0)
+                    if ax == 0:
+                        direction = "to-foot" if s > 0 else "to-head"
+                    else:
+                        direction = "to-right" if s > 0 else "to-left"
+                    out.append(
+                        _Cand(
+                            "line_cross",
+                            float(tc),
+                            0.9,
+                            {"ball": mv.ball, "line": name, "direction": direction},
+                        )
+                    )
+                side = (s, p, t)
+                del k
+        return out
+
+    def _hand_events(self, init: dict[str, list[float]], shots: list[dict]) -> list[_Cand]:
+        """Placings, removals and nudges outside the strokes."""
+        out: list[_Cand] = []
+
+        def in_shot(t: float) -> bool:
+            return any(s["t_start"] - 1e-6 <= t <= s["t_end_event"] + 1e-6 for s in shots)
+
+        for b, bd in self.data.items():
+            # appearances: a rest that does not continue a move or the initial table
+            for k, r in enumerate(bd.rests):
+                if k == 0 and b in init:
+                    continue
+                follows_move = any(
+                    mv.end == "rest" and mv.anchor1 is r.anchor for mv in bd.moves
+                ) or any(
+                    mv.end == "rest" and abs(mv.t_end - r.t0) <= 2 * self.dt for mv in bd.moves
+                )
+                if follows_move:
+                    continue
+                prev = bd.rests[k - 1] if k > 0 else None
+                if prev is not None and np.linalg.norm(prev.anchor - r.anchor) <= START_MM * 2:
+                    continue  # hidden a while, back where it was
+                t = r.t0
+                if in_shot(t):
+                    t = self._after_shot(t, shots)
+                out.append(_Cand("ball_placed", t, 0.9, {"ball": b, "pos": _r(r.anchor)}))
+            # disappearances at rest
+            if bd.absent_after is not None and len(bd.ts):
+                t_last = float(bd.ts[-1])
+                last_mv = bd.moves[-1] if bd.moves else None
+                if last_mv is not None and last_mv.end == "vanish":
+                    continue  # pocketed / off the table (shot events)
+                r = bd.rests[-1] if bd.rests else None
+                pocket = self.in_mouth_zone(r.anchor) if r is not None else None
+                if pocket is not None and self.mouth_depth(r.anchor, pocket) > 0.0:
+                    t = t_last
+                    out.append(_Cand("hang_fall", t, 0.7, {"ball": b, "pocket": pocket}))
+                    continue
+                t = t_last
+                if in_shot(t):
+                    t = self._after_shot(t, shots)
+                out.append(_Cand("ball_removed", t, 0.85, {"ball": b}))
+            # nudges
+            for mv in bd.moves:
+                if mv.shot == -2:
+                    out.append(
+                        _Cand(
+                            "ball_moved",
+                            mv.t_start,
+                            0.6,
+                            {
+                                "ball": b,
+                                "pos": _r(mv.anchor1 if mv.anchor1 is not None else mv.anchor0),
+                            },
+                        )
+                    )
+        return out
+
+    def _after_shot(self, t: float, shots: list[dict]) -> float:
+        for s in shots:
+            if s["t_start"] - 1e-6 <= t <= s["t_end_event"] + 1e-6:
+                return s["t_end_event"] + 1e-3
+        return t
+
+
+_ORDER = {
+    "shot_start": 0,
+    "collision": 1,
+    "cushion": 1,
+    "line_cross": 2,
+    "bounce_out": 2,
+    "pocket": 3,
+    "off_table": 3,
+    "hang": 3,
+    "shot_end": 4,
+    "hang_fall": 5,
+    "ball_removed": 5,
+    "ball_placed": 6,
+    "ball_moved": 6,
+}
+
+
+def _r(p) -> list[float]:
+    return [round(float(p[0]), 1), round(float(p[1]), 1)]
+
+
+def _path_len(mv: Move) -> float:
+    ps = mv.pieces
+    if not ps:
+        return 0.0
+    a = mv.anchor0 if mv.anchor0 is not None else ps[0].at(ps[0].t0)
+    b = mv.anchor1 if mv.anchor1 is not None else ps[-1].at(ps[-1].t1)
+    return float(np.linalg.norm(np.asarray(b) - np.asarray(a)))
+
+
+def _min_edge(p: np.ndarray, L: float, W: float) -> float:
+    return float(min(p[0], L - p[0], p[1], W - p[1]))
+
+
+def _key(c: _Cand) -> tuple:
+    if c.type == "collision":
+        return ("collision", frozenset((c.data["a"], c.data["b"])))
+    if c.type == "cushion":
+        return ("cushion", c.data["ball"], c.data["cushion"])
+    return (c.type, c.data.get("ball"), c.data.get("cue_ball"))
+
+
+def _same_contact(a, b) -> bool:
+    if a[1] != b[1]:
+        return False
+    fa, fb = a[2], b[2]
+    if a[1] == "collision":
+        return {fa["a"], fa["b"]} == {fb["a"], fb["b"]}
+    return fa.get("cushion") == fb.get("cushion")
+
+
+def _dedupe(cands: list[_Cand], window_s: float) -> list[_Cand]:
+    """One event per contact: the same pair / ball and cushion found twice close in time."""
+    out: list[_Cand] = []
+    for c in sorted(cands, key=lambda c: c.t):
+        if c.type in ("collision", "cushion"):
+            k = _key(c)
+            dup = next(
+                (o for o in reversed(out) if _key(o) == k and abs(o.t - c.t) <= window_s), None
+            )
+            if dup is not None:
+                if c.conf > dup.conf:
+                    dup.t, dup.data = c.t, c.data
+                dup.conf = min(0.99, max(dup.conf, c.conf) + 0.05)
+                continue
+        out.append(c)
+    return out
+
+
+def extract_events(frames: Sequence[FrameObs], profile: TableProfile, game: str) -> list[Event]:
+    """The event stream (``table_state`` first) from per-frame ball positions."""
+    return EventExtractor(profile, game).extract(frames)

@@ -1,0 +1,326 @@
+"""Ground truth for the event stage: tracker-like frames from the physics, and scoring.
+
+:func:`sample_scene` samples a played scene (``luza.samples.scenes.build_scene``)
+at a frame rate into :class:`vision.events.FrameObs` with the tracker's kind of
+noise -- jitter at rest, more when moving fast, occasional misses, balls hidden
+under hands and cues, a falling ball seen until it is deep in the pocket -- so the
+extractor can be tuned and benchmarked without rendering video.
+
+:func:`score` matches an extracted stream against the physics' events (contacts
+within a time tolerance of 2 frames; pots by ball and pocket; hands by type and
+ball) and returns counts for the benchmark.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from luza.events import Event
+
+from .events import FrameObs
+
+REST_JITTER_MM = 0.7  # the tracker damps a still ball's jitter
+MOVE_JITTER_MM = 1.0
+MOVE_JITTER_PER_MM_S = 0.0006  # + this per mm/s (3 mm at 5 m/s)
+MISS_FAST_P = 0.03  # a ball faster than MISS_FAST_MM_S is missed this often
+MISS_FAST_MM_S = 1500.0
+MISS_P = 0.002
+POT_VISIBLE_DEPTH_R = (0.3, 1.2)  # a falling ball is seen until this deep (radii, random)
+GONE_HIDDEN_S = 0.25  # the tracker keeps a vanished ball "hidden" this long
+HAND_BEFORE_S = 0.5  # a hand covers its ball this long before placing / removing it
+HAND_AFTER_S = 0.4  # ... and after
+HAND_REACH_MM = 120.0  # balls this close to the hand are covered too
+
+
+@dataclass
+class Noise:
+    seed: int = 0
+    rest_mm: float = REST_JITTER_MM
+    move_mm: float = MOVE_JITTER_MM
+    miss_fast_p: float = MISS_FAST_P
+    hands: bool = True
+    cue_cover_p: float = 0.3  # chance the cue ball is under the cue at the strike
+    arm_cover_p: float = 0.5  # chance an arm passes over another ball before a stroke
+
+
+def sample_scene(play, fps: float, noise: Noise | None = None, tail_s: float = 1.0):
+    """Frames of a played scene as the tracker would give them; returns (frames, truth)."""
+    noise = noise or Noise()
+    rng = np.random.default_rng(noise.seed)
+    tl = play.timeline
+    balls = tl.balls
+    R = tl.profile.ball_radius_mm
+    truth = list(tl.events)
+    n = int(math.floor((tl.duration_s + tail_s) * fps)) + 1
+    # covers: (t0, t1, centre, ball-or-None)
+    covers: list[tuple[float, float, tuple[float, float] | None, str | None]] = []
+    if noise.hands:
+        for e in truth:
+            if e.type in ("ball_placed", "ball_removed"):
+                pos = e.get("pos")
+                if pos is None:
+                    p = tl.pose_at(e.t - 1e-3)[e["ball"]]
+                    pos = (p.x_mm, p.y_mm)
+                covers.append((e.t - HAND_BEFORE_S, e.t + HAND_AFTER_S, tuple(pos), None))
+        for e in truth:
+            if e.type != "shot_start":
+                continue
+            poses = tl.pose_at(e.t - 1e-3)
+            if rng.random() < noise.cue_cover_p:
+                covers.append((e.t - 0.3, e.t + 0.2 / fps, None, e["cue_ball"]))
+            others = [b for b in balls if b != e["cue_ball"] and poses[b].on_table]
+            if others and rng.random() < noise.arm_cover_p:
+                b = others[int(rng.integers(len(others)))]
+                covers.append((e.t - 0.9, e.t - 0.1, None, b))
+    depth_r = {b: rng.uniform(*POT_VISIBLE_DEPTH_R) for b in balls}
+    gone_at: dict[str, float] = {}
+    frames: list[FrameObs] = []
+    prev = None
+    for k in range(n):
+        t = k / fps
+        poses = tl.pose_at(t)
+        before = tl.pose_at(t - 1e-3) if k else poses
+        seen: dict[str, tuple[float, float]] = {}
+        hidden: set[str] = set()
+        for b in balls:
+            p = poses[b]
+            visible = p.on_table and p.lift_mm > -depth_r[b] * R
+            if not visible:
+                was_there = prev is not None and (b in prev.seen or b in prev.hidden)
+                if was_there and b not in gone_at:
+                    gone_at[b] = t
+                if was_there and t - gone_at[b] < GONE_HIDDEN_S:
+                    hidden.add(b)
+                continue
+            gone_at.pop(b, None)
+            q = before[b]
+            speed = math.hypot(p.x_mm - q.x_mm, p.y_mm - q.y_mm) / 1e-3 if q.on_table else 0.0
+            covered = False
+            for t0, t1, c, cb in covers:
+                if t0 <= t <= t1 and (
+                    cb == b or (c is not None and math.dist(c, (p.x_mm, p.y_mm)) < HAND_REACH_MM)
+                ):
+                    covered = True
+            miss = rng.random() < (noise.miss_fast_p if speed > MISS_FAST_MM_S else MISS_P)
+            if covered or miss:
+                hidden.add(b)
+                continue
+            sig = noise.rest_mm if speed < 1.0 else noise.move_mm + MOVE_JITTER_PER_MM_S * speed
+            seen[b] = (p.x_mm + rng.normal(0, sig), p.y_mm + rng.normal(0, sig))
+        fr = FrameObs(k, t, seen, frozenset(hidden))
+        frames.append(fr)
+        prev = fr
+    return frames, truth
+
+
+# ------------------------------------------------------------------ scoring
+@dataclass
+class Tally:
+    tp: int = 0
+    fn: int = 0
+    fp: int = 0
+    dup: int = 0
+    misses: list = field(default_factory=list)
+    extras: list = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        self.tp += other.tp
+        self.fn += other.fn
+        self.fp += other.fp
+        self.dup += other.dup
+        self.misses += other.misses
+        self.extras += other.extras
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+
+def _key(e: Event):
+    if e.type == "collision":
+        return frozenset((e["a"], e["b"]))
+    if e.type == "cushion":
+        return (e["ball"], e["cushion"])
+    if e.type in ("pocket", "bounce_out", "hang", "hang_fall"):
+        return (e["ball"], e["pocket"])
+    if e.type == "line_cross":
+        return (e["ball"], e["line"], e["direction"])
+    if e.type == "shot_start":
+        return e["cue_ball"]
+    return e.get("ball")
+
+
+def merge_close(events: Sequence[Event], window_s: float) -> list[tuple[Event, float]]:
+    """Truth contacts in bursts: the same key again within ``window_s`` of the previous
+    one belongs to the same burst (jaw rattles and jammed clusters touch many times
+    within a frame).  Returns (first event, time of the burst's last event)."""
+    out: list[list] = []
+    last: dict = {}
+    for e in events:
+        k = (e.type, _key(e))
+        if k in last and e.t - out[last[k]][1] <= window_s:
+            out[last[k]][1] = e.t
+            continue
+        last[k] = len(out)
+        out.append([e, e.t])
+    return [(e, t1) for e, t1 in out]
+
+
+def match(truth: Sequence, found: Sequence[Event], tol_s: float, ctx: str = "") -> Tally:
+    """Greedy time matching of same-key events within ``tol_s``.  ``truth`` holds events
+    or (event, burst end) pairs; a second found event inside a matched burst is a
+    duplicate (counted apart), not a false one."""
+    tally = Tally()
+    used = [False] * len(found)
+    spans = []
+    for item in truth:
+        e, t1 = item if isinstance(item, tuple) else (item, item.t)
+        spans.append((e, e.t, t1))
+        best, bd = None, tol_s + 1e-9
+        for j, f in enumerate(found):
+            if used[j] or _key(f) != _key(e):
+                continue
+            d = max(e.t - f.t, f.t - t1, 0.0)
+            if d <= bd:
+                best, bd = j, d
+        if best is None:
+            tally.fn += 1
+            tally.misses.append((ctx, e.to_dict()))
+        else:
+            used[best] = True
+            tally.tp += 1
+    for j, f in enumerate(found):
+        if used[j]:
+            continue
+        if any(_key(f) == _key(e) and e.t - tol_s <= f.t <= t1 + tol_s for e, _, t1 in spans):
+            tally.dup += 1
+            continue
+        tally.fp += 1
+        tally.extras.append((ctx, f.to_dict()))
+    return tally
+
+
+def shots_of(events: Sequence[Event]) -> list[tuple[Event, list[Event]]]:
+    """(shot_start, events up to its shot_end) for each stroke of a stream."""
+    out: list[tuple[Event, list[Event]]] = []
+    cur = None
+    for e in events:
+        if e.type == "shot_start":
+            if cur is not None and cur[1] and cur[1][-1].type == "shot_end" or cur is None:
+                cur = (e, [])
+                out.append(cur)
+            continue
+        if cur is not None and (not cur[1] or cur[1][-1].type != "shot_end"):
+            cur[1].append(e)
+    return out
+
+
+def first_contact(start: Event, evs: Sequence[Event]) -> str | None:
+    cue = start["cue_ball"]
+    for e in evs:
+        if e.type == "collision" and cue in (e["a"], e["b"]):
+            return e["b"] if e["a"] == cue else e["a"]
+    return None
+
+
+@dataclass
+class Score:
+    tallies: dict[str, Tally] = field(default_factory=dict)
+    shots_truth: int = 0
+    shots_found: int = 0
+    shots_split: int = 0
+    shots_merged: int = 0
+    shots_extra: int = 0
+    first_right: int = 0
+    first_total: int = 0
+    first_wrong: list = field(default_factory=list)
+    uncertain: int = 0
+    events: int = 0
+
+    def add(self, o: Score) -> None:
+        for k, t in o.tallies.items():
+            self.tallies.setdefault(k, Tally()).add(t)
+        for f in (
+            "shots_truth",
+            "shots_found",
+            "shots_split",
+            "shots_merged",
+            "shots_extra",
+            "first_right",
+            "first_total",
+            "uncertain",
+            "events",
+        ):
+            setattr(self, f, getattr(self, f) + getattr(o, f))
+        self.first_wrong += o.first_wrong
+
+
+def score(truth: Sequence[Event], found: Sequence[Event], fps: float, ctx: str = "") -> Score:
+    """Compare an extracted stream with the physics truth."""
+    sc = Score()
+    tol = 2.0 / fps
+    sc.events = len(found)
+    sc.uncertain = sum(1 for e in found if e.get("uncertain"))
+
+    def of(evs, *types):
+        return [e for e in evs if e.type in types]
+
+    merged_truth = merge_close(truth, tol)
+    for name, types, tol_s in (
+        ("collision", ("collision",), tol),
+        ("cushion", ("cushion",), tol),
+        ("pocket", ("pocket",), 0.5),
+        ("off_table", ("off_table",), 0.5),
+        ("line_cross", ("line_cross",), tol),
+        ("bounce_out", ("bounce_out",), 0.5),
+        ("hang", ("hang", "hang_fall"), 1.0),
+        ("hand", ("ball_placed", "ball_removed"), 1.0),
+        ("ball_moved", ("ball_moved",), 0.5),
+    ):
+        if name in ("collision", "cushion"):
+            t_ev = [(e, t1) for e, t1 in merged_truth if e.type in types]
+        else:
+            t_ev = of(truth, *types)
+        f_ev = of(found, *types)
+        if name == "hand":
+            tally = Tally()
+            for typ in types:
+                tally.add(match(of(t_ev, typ), of(f_ev, typ), tol_s, ctx))
+        else:
+            tally = match(t_ev, f_ev, tol_s, ctx)
+        sc.tallies[name] = tally
+    # shots: each truth stroke should have exactly one extracted start near it
+    t_shots = shots_of(truth)
+    f_shots = shots_of(found)
+    sc.shots_truth = len(t_shots)
+    used = set()
+    for k, (ts, tevs) in enumerate(t_shots):
+        t_end = tevs[-1].t if tevs else ts.t + 1.0
+        inside = [j for j, (fs, _) in enumerate(f_shots) if ts.t - 3.0 / fps <= fs.t <= t_end]
+        near = [j for j in inside if abs(f_shots[j][0].t - ts.t) <= 3.0 / fps]
+        if len(inside) > 1:
+            sc.shots_split += 1
+        if not near:
+            sc.shots_merged += 1
+            continue
+        j = near[0]
+        used.update(inside)
+        if f_shots[j][0]["cue_ball"] == ts["cue_ball"] and len(inside) == 1:
+            sc.shots_found += 1
+        sc.first_total += 1
+        want = first_contact(ts, tevs)
+        got = first_contact(f_shots[j][0], f_shots[j][1])
+        if want == got:
+            sc.first_right += 1
+        else:
+            sc.first_wrong.append((ctx, ts.t, ts["cue_ball"], want, got))
+    sc.shots_extra = len(f_shots) - len(used)
+    return sc
