@@ -969,6 +969,41 @@ class Renderer:
         y0, y1, x0, x1 = box
         return y0, x0, cov.reshape(y1 - y0, x1 - x0).astype(np.float32)
 
+    def visibility(
+        self, poses: Mapping[str, BallPose], occluders: Iterable = ()
+    ) -> dict[str, float]:
+        """Fraction (0..1) of each ball's silhouette that people leave in view.
+
+        Balls off the table or out of the image get 0.  The table itself (a ball in a
+        pocket's mouth) is accounted for by the silhouette; other balls are not.
+        Truth for "this ball is hidden under the arm" in a clip's ground truth.
+        """
+        pieces = self._pieces(flatten(occluders))
+        out: dict[str, float] = {}
+        for b, p in poses.items():
+            cov = self.ball_coverage(p) if p is not None else None
+            if cov is None or cov[2].sum() <= 0:
+                out[b] = 0.0
+                continue
+            y0, x0, a = cov
+            y1, x1 = y0 + a.shape[0], x0 + a.shape[1]
+            hidden = np.zeros(a.shape, np.float32)
+            for o, open0, open1, (py0, py1, px0, px1) in pieces:
+                oy0, oy1 = max(y0, py0), min(y1, py1)
+                ox0, ox1 = max(x0, px0), min(x1, px1)
+                if oy1 <= oy0 or ox1 <= ox0:
+                    continue
+                d = self._rays[oy0:oy1, ox0:ox1].reshape(-1, 3)
+                idx, c, _t, _n, _l = self._hit_prim(o, d, open0, open1)
+                if idx.size == 0:
+                    continue
+                w = ox1 - ox0
+                sub = hidden[oy0 - y0 : oy1 - y0, ox0 - x0 : ox1 - x0].reshape(-1)
+                sub[idx] = np.maximum(sub[idx], c)
+                hidden[oy0 - y0 : oy1 - y0, ox0 - x0 : ox1 - x0] = sub.reshape(-1, w)
+            out[b] = float((a * (1.0 - hidden)).sum() / a.sum())
+        return out
+
     def _ball(self, img, ball: str, p: BallPose, box, origin, near=()) -> None:
         y0, y1, x0, x1 = box
         R = self.profile.ball_radius_mm

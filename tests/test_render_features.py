@@ -115,7 +115,7 @@ def test_hand_over_a_ball_hides_it(straight):
 def test_cue_and_bridge_arm_hide_a_ball_behind_the_cue_ball(straight):
     cue_ball = (L * 0.5, W * 0.5)
     angle = 0.0  # striking towards the foot: the cue and arm lie towards the head
-    hidden = BallPose(cue_ball[0] - 400.0, cue_ball[1] + 20.0)  # under the forearm
+    hidden = BallPose(cue_ball[0] - 600.0, cue_ball[1])  # under the player's head
     far = BallPose(cue_ball[0] + 800.0, cue_ball[1])
     poses = {"W1": BallPose(*cue_ball), "R1": hidden, "R2": far}
     alone = straight.render(poses, noise=False)
@@ -123,6 +123,10 @@ def test_cue_and_bridge_arm_hide_a_ball_behind_the_cue_ball(straight):
     img = straight.render(poses, occluders=occ, noise=False)
     assert _ball_fraction_visible(straight, img, hidden, alone) < 0.3
     assert _ball_fraction_visible(straight, img, far, alone) > 0.9
+    # The renderer's own visibility truth agrees.
+    vis = straight.visibility(poses, occ)
+    assert vis["R1"] < 0.1 and vis["R2"] == pytest.approx(1.0)
+    assert straight.visibility(poses) == {"W1": 1.0, "R1": 1.0, "R2": 1.0}
     # The cue tip is just behind the cue ball, on the stroke line.
     tip = occ[0]
     assert tip.p0[0] < cue_ball[0] - R and abs(tip.p0[1] - cue_ball[1]) < 1e-6
