@@ -54,6 +54,8 @@ CONTACT_MM = 1e-3  # centres within a diameter plus this are touching
 MIN_CLOSING_MM_S = 1e-3  # slower closing than this is no collision
 EVENT_MIN_CLOSING_MM_S = 1.0  # a cluster contact closing slower than this makes no event
 CHATTER_S = 0.1  # a pair touching again this soon is the same contact: no new event
+EVENT_MIN_CUSHION_MM_S = 20.0  # ... and a ball re-touching a cushion this slowly
+SETTLE_CUSHION_MM_S = 100.0  # a rebound slower than this, spun back into the rubber, settles
 MAX_CLUSTER_PASSES = 500
 JAM_REST_MM_S = 5.0  # two touching balls both slower than this after a contact stop
 JAM_PUSH_MM_S = 50.0  # a ball this slow pushing another by its spin stops with it
@@ -166,6 +168,7 @@ class Engine:
         self.self_arg = np.zeros(n, dtype=int)
         self.pair_t = np.full((n, n), INF)
         self.last_hit = np.full((n, n), -INF)
+        self.last_cushion: dict[tuple[int, str], float] = {}
         self.segs: list[list[Seg]] = [[] for _ in range(n)]
         self.max_speed = np.zeros(n)
         self.events: list[ev.Event] = []
@@ -732,10 +735,28 @@ class Engine:
     def _bounce(self, i: int, n2: np.ndarray, name: str) -> None:
         r, v, w, lift, vz = self.state(i)
         v3 = np.array([v[0], v[1], 0.0])
+        vn_in = float(v3[0] * n2[0] + v3[1] * n2[1])
         if not cushion_impulse(v3, w, n2, self.p):
             self._own(i)  # grazing, not closing in: nothing happens
             return
-        self._event("cushion", ball=self.names[i], cushion=name, pos=self._xy(r))
+        last = self.last_cushion.get((i, name), -INF)
+        self.last_cushion[(i, name)] = self.t
+        if not (self.t - last < CHATTER_S and -vn_in < EVENT_MIN_CUSHION_MM_S):
+            self._event("cushion", ball=self.names[i], cushion=name, pos=self._xy(r))
+        if self.st[i] != AIR:
+            # spin that drives the ball back into the rubber would make it chatter
+            # against it: a slow rebound ends its slide at once (energy-safe) and keeps
+            # no speed into the cushion
+            st_, a, _, _ = classify(v3[:2].copy(), w.copy(), self.p)
+            vn_out = float(v3[0] * n2[0] + v3[1] * n2[1])
+            if st_ == SLIDE and float(a @ n2) < 0 and vn_out < SETTLE_CUSHION_MM_S:
+                vv = v3[:2].copy()
+                end_slide(vv, w, self.p)
+                vn = float(vv @ n2)
+                if vn < 0:
+                    vv -= vn * n2
+                    w[0], w[1] = vv[1] / self.p.R, -vv[0] / self.p.R
+                v3[:2] = vv
         if self.st[i] == AIR:
             self.set_motion(i, r, v3, w, air=True, z=lift, vz=vz)
         else:

@@ -148,45 +148,51 @@ def ball_ball_impulse(
 
 
 def cushion_impulse(v: np.ndarray, w: np.ndarray, n2: np.ndarray, p: Params) -> bool:
-    """Rebound of a ball from a cushion nose (or a jaw) in place.
+    """Rebound of a ball from a cushion nose (or a jaw) in place; False if not closing.
 
     ``n2``: unit normal from the cushion towards the ball centre (horizontal).  The
-    rubber touches the ball at the nose height h above the cloth, i.e. ``d = h - R``
-    above the centre: contact point ``r_c = -R' n - d z_hat_up`` with
-    ``R' = sqrt(R^2 - d^2)``.  A horizontal impulse there with restitution
-    ``e_cushion`` on the contact point's normal speed (so the rebound also trims
-    top/back spin), then Coulomb friction ``mu_cushion`` along the cushion, capped
-    at stopping the slip.  Both parts can only remove energy.  A simplified
-    Han (2005)-style model: no vertical impulse, the ball stays on the bed.
+    rubber nose is ``d = h - R`` above the ball's centre, so it touches the ball at
+    ``r_c = -R cos(a) n - R sin(a) up`` with ``sin(a) = d / R`` (Han 2005 geometry).
+    The normal force passes through the centre (no torque); its downward part goes
+    into the bed, so the centre's normal speed reverses with restitution
+    ``e_cushion``.  Coulomb friction ``mu_cushion`` (bounded by the normal impulse and
+    by the impulse that stops the slip, so it only dissipates) acts against the slip
+    of the contact point in the two directions of the tangent plane: along the
+    cushion (side spin bends the rebound, the ball throws along the rail) and up the
+    rubber (top or back spin is trimmed).  The bed takes every vertical impulse: the
+    ball stays on the cloth.
     """
     n = np.array([n2[0], n2[1], 0.0])
-    m, inertia = p.m, p.inertia
-    d = max(0.0, min(p.nose_height_mm - p.R, 0.9 * p.R))
     vn = float(np.dot(v, n))
     if vn >= 0:
         return False
-    for lever in (d, 0.0):
-        rp = math.sqrt(p.R * p.R - lever * lever)
-        rc = -rp * n + np.array([0.0, 0.0, -lever])
-        un = float(np.dot(v + _cross(w, rc), n))
-        rxn = _cross(rc, n)
-        kn = 1.0 / m + float(np.dot(rxn, rxn)) / inertia
-        if un < 0:
-            jn = -(1.0 + p.e_cushion) * un / kn
-            if vn + jn / m > 0.05 * abs(vn) or lever == 0.0:
-                break
-    else:  # pragma: no cover
-        return False
+    m, inertia, R = p.m, p.inertia, p.R
+    d = max(0.0, min(p.nose_height_mm - R, 0.9 * R))
+    sa = d / R
+    ca = math.sqrt(1.0 - sa * sa)
+    up = np.array([0.0, 0.0, -1.0])
+    rc = -R * ca * n + R * sa * up
+    jn = -(1.0 + p.e_cushion) * m * vn  # horizontal part of the normal impulse
     v += jn / m * n
-    w += _cross(rc, jn * n) / inertia
-    t = np.array([-n[1], n[0], 0.0])
-    ut = float(np.dot(v + _cross(w, rc), t))
-    rxt = _cross(rc, t)
-    kt = 1.0 / m + float(np.dot(rxt, rxt)) / inertia
-    if p.mu_cushion > 0 and abs(ut) > 1e-9:
-        jt = -math.copysign(min(p.mu_cushion * jn, abs(ut) / kt), ut)
-        v += jt / m * t
-        w += _cross(rc, jt * t) / inertia
+    if p.mu_cushion <= 0:
+        return True
+    ns = -rc / R  # unit normal at the contact, into the ball
+    t = np.array([-n[1], n[0], 0.0])  # along the cushion
+    s = _cross(ns, t)  # up/down the rubber, in the vertical plane
+    u = v + _cross(w, rc)
+    jn_full = jn / ca  # the normal impulse along ns (its vertical part is in the bed)
+    imp = []
+    for e in (t, s):
+        e_h = np.array([e[0], e[1], 0.0])
+        rxe = _cross(rc, e)
+        k = float(np.dot(e_h, e_h)) / m + float(np.dot(rxe, rxe)) / inertia
+        imp.append((e, e_h, -float(np.dot(u, e)) / k))
+    mag = math.hypot(imp[0][2], imp[1][2])
+    scale = min(1.0, p.mu_cushion * jn_full / mag) if mag > 0 else 0.0
+    for e, e_h, j in imp:
+        j *= scale
+        v += j / m * e_h
+        w += _cross(rc, j * e) / inertia
     return True
 
 
