@@ -112,3 +112,21 @@ def test_a_stroke_has_the_same_outcome_whenever_and_however_often_it_is_run() ->
     shift = [(e.type, round(e.t - 42.0, 9)) for e in again.events]
     assert shift == [(e.type, round(e.t, 9)) for e in first.events]
     assert any(e.type == "hang" for e in first.events)
+
+
+def test_bad_strokes_are_refused_with_a_luza_error() -> None:
+    from luza.errors import LuzaError
+    from luza.physics.sim import Simulator
+
+    sim = Simulator(PROFILE)
+    for bad in (
+        Strike("Y", float("nan"), 0.0),
+        Strike("Y", -5.0, 0.0),
+        Strike("Y", 100.0, float("inf")),
+    ):
+        with pytest.raises(LuzaError):
+            sim.run({"Y": (500.0, 500.0)}, bad)
+    with pytest.raises(LuzaError):
+        sim.run({"Y": (10.0, 500.0)}, Strike("Y", 100.0, 0.0))  # off the bed
+    with pytest.raises(LuzaError):
+        sim.run({"Y": (500.0, 500.0), "1": (530.0, 500.0)}, Strike("Y", 100.0, 0.0))

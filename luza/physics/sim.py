@@ -137,6 +137,9 @@ class Simulator:
             raise PhysicsError(f"cannot strike ball {strike.ball!r}: it is not on the table")
         if not (math.isfinite(strike.speed_mm_s) and strike.speed_mm_s >= 0):
             raise PhysicsError(f"strike speed must be finite and >= 0, got {strike.speed_mm_s}")
+        for what in ("angle_rad", "follow", "side", "elevation_deg"):
+            if not math.isfinite(getattr(strike, what)):
+                raise PhysicsError(f"strike {what} must be a finite number")
         rng = self._rng(positions, strike)
         eng = Engine(self.params, self.geom, names, positions, t0, rotations, rng)
         eng._event("shot_start", cue_ball=strike.ball)
