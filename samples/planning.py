@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
-from luza.calibration.profiles import TableProfile
 
+from luza.calibration.profiles import TableProfile
 from luza.errors import LuzaError
 from luza.physics.engine import PhysicsError
 from luza.physics.sim import ShotResult, Simulator, Timeline

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
 from luza.calibration.profiles import TableProfile
 from luza.samples.planning import (
     BREAK_SPEED_MM_S,

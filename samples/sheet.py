@@ -6,6 +6,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
 from luza.calibration.camera import CameraModel
 from luza.samples.video import read_frames
 

@@ -8,7 +8,8 @@
   cushion-nose rectangle, at the nose height where a camera sees it, and on the cloth),
   the pocket jaws and drop centres, and the spots;
 - ``frames``: for every frame its time and every ball on the table in table mm
-  (the centre projected on the bed), with the ball's lift and whether it moves;
+  (the centre projected on the bed), with the ball's lift, whether it moves and
+  whether people hide more than half of it (``hidden``);
 - ``events``: every event of the physics, DESIGN.md vocabulary, with time and frame;
 - ``actions``: what the people did (strokes with their cue line, hands placing or
   taking balls), ``look``, ``scene``, ``game``, ``seed``, ``fps``.
@@ -27,19 +28,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile, load_profile
+from luza.errors import LuzaError
 from luza.samples.look import Look, random_look
 from luza.samples.people import cue_for_strike, hand_at
 from luza.samples.render import Renderer
 from luza.samples.scenes import SCENES, build_scene
 from luza.samples.video import VideoWriter
 
-from luza.errors import LuzaError
-
 EXPOSURE_FRACTION = 0.5  # shutter open for half the frame period (a 180-degree shutter)
 BLUR_STEP_PX = 2.0  # one sub-frame per this many pixels a ball moves during the exposure
 MAX_SUBFRAMES = 24
+HIDDEN_VISIBILITY = 0.5  # a ball with less than half its silhouette in view is "hidden"
 LEAD_IN_S = 0.5  # the clip starts a little before the first person appears
 TAIL_S = 0.8
 
@@ -58,7 +60,7 @@ class ClipConfig:
     table: str | None = None  # default: the scene's table
     camera: str = "random"  # "random" (pose, lens) or "nominal" (straight down, no distortion)
     look: str = "random"  # "random" or "nominal"
-    crf: int = 20
+    crf: int | None = None  # H.264 quality; default: the look's (camera-like variety)
 
     @property
     def name(self) -> str:
@@ -175,7 +177,8 @@ def make_clip(cfg: ClipConfig, out_dir: str | Path, progress: bool = False) -> C
     video = out_dir / f"{cfg.name}.mp4"
     frames_truth = []
     t_render = time.perf_counter()
-    with VideoWriter(video, fps, cfg.size, crf=cfg.crf) as writer:
+    crf = cfg.crf if cfg.crf is not None else int(look.crf)
+    with VideoWriter(video, fps, cfg.size, crf=crf) as writer:
         for i in range(n_frames):
             t = i / fps
             t0 = t - exposure / 2
@@ -191,6 +194,11 @@ def make_clip(cfg: ClipConfig, out_dir: str | Path, progress: bool = False) -> C
             img = renderer.render_exposure(tl.pose_at, t0, exposure, n_sub, occluders_fn=occluders)
             writer.write(img)
             poses = tl.pose_at(t)
+            occ = occluders(t)
+            hidden = []
+            if occ:
+                vis = renderer.visibility({k: p for k, p in poses.items() if p.on_table}, occ)
+                hidden = sorted(k for k, v in vis.items() if v < HIDDEN_VISIBILITY)
             frames_truth.append(
                 {
                     "frame": i,
@@ -203,6 +211,7 @@ def make_clip(cfg: ClipConfig, out_dir: str | Path, progress: bool = False) -> C
                     "lift": {
                         k: round(p.lift_mm, 2) for k, p in poses.items() if p.on_table and p.lift_mm
                     },
+                    "hidden": hidden,
                     "moving": sorted(
                         k
                         for k in poses
