@@ -28,7 +28,6 @@ from luza.physics.motion import (
     classify,
     cushion_impulse,
     end_slide,
-    kinetic_energy,
     rotvec_matrix,
     spin_z,
 )
@@ -348,25 +347,6 @@ class Engine:
     def pocket(self, i: int, p: int) -> None:
         self._event("pocket", ball=self.names[i], pocket=self.g.pocket_names[p])
         self._retire(i, SEG_FALL, self.g.drop_c[p].copy(), self.p.pocket_fall_s)
-
-    def remove(self, i: int) -> None:
-        """A hand takes ball ``i`` off the table (no event here; the timeline writes it)."""
-        r, *_ = self.state(i)
-        rot = self.segs[i][-1].rotation(self.t)
-        self._retire(i, SEG_OFF, None, 0.0)
-        self.segs[i][-1] = Seg(self.t, SEG_OFF, r.copy(), *self._zeros(), rot0=rot)
-
-    def place(self, i: int, xy: tuple[float, float]) -> None:
-        rot = self.segs[i][-1].rotation(self.t)
-        self.st[i] = STAT
-        self.t0[i] = self.t
-        self.r0[i] = xy
-        self.v0[i] = self.acc[i] = self.al[i] = 0.0
-        self.w0[i] = 0.0
-        self.z0[i] = self.vz0[i] = 0.0
-        self.tend[i] = INF
-        self.segs[i].append(self._seg(i, rot))
-        self.recompute(i)
 
     # ------------------------------------------------------------------ event solving
     def recompute(self, i: int) -> None:
@@ -864,16 +844,6 @@ class Engine:
             return "foot"
         half = "head" if r[0] < self.g.L / 2 else "foot"
         return f"{'left' if side == 2 else 'right'}-{half}"
-
-    # ------------------------------------------------------------------ diagnostics
-    def energy(self) -> float:
-        tot = 0.0
-        for i in range(self.n):
-            if self.st[i] == GONE:
-                continue
-            _, v, w, lift, vz = self.state(i)
-            tot += kinetic_energy(v, w, self.p, vz) + self.p.m * G_MM_S2 * lift
-        return tot
 
 
 __all__ = ["Engine", "PhysicsError", "Seg", "SLIDE", "ROLL"]
