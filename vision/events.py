@@ -53,10 +53,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from luza.calibration.profiles import TableProfile
 
+from luza.calibration.profiles import TableProfile
 from luza.errors import LuzaError
 from luza.events import Event, make
+from luza.physics.params import build_geometry
 
 # -- tunables (units in the names) --------------------------------------------
 START_MM = 5.0  # a ball further than this from its rest anchor (twice running) moves
@@ -77,6 +78,10 @@ STROKE_MIN_SPEED_MM_S = 60.0  # slower than this outside a shot: a nudge, not a 
 CREEP_MERGE_S = 0.6  # a ball of the last shot moving again this soon: still that shot
 LINE_HYSTERESIS_MM = 1.5
 LOW_CONFIDENCE = 0.6
+CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: one cluster
+CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
+CLUSTER_MIN_DV_MM_S = 60.0  # an impulse (as a velocity change) that counts as a contact
+CLUSTER_MIN_FRACTION = 0.08  # ... or this fraction of the cluster's largest
 HAND_FRAMES = 3  # a ball must be seen at rest this many frames to be placed
 
 
@@ -383,6 +388,7 @@ class EventExtractor:
         self.L, self.W = profile.length_mm, profile.width_mm
         self.pockets = profile.pockets()
         self.cushions = profile.cushions()
+        self.geom = build_geometry(profile)
 
     # -- geometry -------------------------------------------------------
     def nearest_pocket(self, p: np.ndarray) -> tuple[str, float]:
@@ -531,70 +537,68 @@ class EventExtractor:
                 out.append(bwd)
             else:
                 out.insert(0, bwd)
-        if not out:
-            # neither side reaches an object: look at the kink point itself
-            tk = tt[int(np.argmin([np.linalg.norm(p.at(t) - q.at(t)) for t in tt]))]
-            c = 0.5 * (p.at(float(tk)) + q.at(float(tk)))
-            hit = self._object_near(ball, float(tk), c, loose=True)
-            if hit is not None:
-                out.append((float(tk), hit[0], hit[1], 0.45))
         return out
 
     def _first_contact(self, ball: str, pc: Piece, tt: np.ndarray, before: bool = True):
         """First time along ``tt`` where ``pc`` touches a cushion nose or another ball."""
-        R = self.R
+        sign = 1.0 if before else -1.0
         prev = None
         for t in tt:
             t = float(t)
-            c = pc.at(t)
-            hit = self._object_near(ball, t, c, loose=False, before=before)
+            hit = self._object_near(ball, t, pc.at(t), False, before, sign * pc.vel(t))
             if hit is not None:
                 if prev is not None:
-                    # refine the time by bisection between prev and t
+                    # refine the time by bisection between the last free point and t
                     a, b = prev, t
-                    for _ in range(12):
+                    for _ in range(10):
                         m = 0.5 * (a + b)
-                        if self._object_near(ball, m, pc.at(m), False, before) is not None:
-                            b = m
+                        h = self._object_near(ball, m, pc.at(m), False, before, sign * pc.vel(m))
+                        if h is not None:
+                            b, hit = m, h
                         else:
                             a = m
-                    t = 0.5 * (a + b)
-                    c = pc.at(t)
-                    hit = self._object_near(ball, t, c, loose=True, before=before) or hit
-                del R
+                    t = b
                 return (t, hit[0], hit[1], hit[2])
             prev = t
         return None
 
-    def _object_near(self, ball: str, t: float, c: np.ndarray, loose: bool, before: bool = True):
-        """A cushion / jaw / ball that a ball centred at ``c`` touches at ``t``."""
+    def _object_near(
+        self,
+        ball: str,
+        t: float,
+        c: np.ndarray,
+        loose: bool,
+        before: bool = True,
+        heading: np.ndarray | None = None,
+    ):
+        """A cushion / jaw / ball that a ball centred at ``c`` touches at ``t``.
+
+        ``heading``: the ball's velocity (reversed when looking backwards from after a
+        contact); a cushion only counts when the ball heads into it."""
         R = self.R
         tol = CONTACT_TOL_MM * (2.0 if loose else 0.15)
-        # cushion noses (or jaws past their ends)
-        for axis, lim in ((0, self.L), (1, self.W)):
-            for high in (False, True):
-                d = (lim - c[axis]) if high else c[axis]
-                if d <= R + tol:
-                    pocket = self.in_mouth_zone(c)
-                    name = self.cushion_name(c, axis, high)
-                    if pocket is not None and name.startswith("jaw:"):
-                        name = "jaw:" + pocket
-                    conf = 0.9 if not name.startswith("jaw:") else 0.75
-                    return (
-                        "cushion",
-                        {"ball": ball, "cushion": name, "pos": _r(c)},
-                        conf if not loose else 0.5,
-                    )
-        # jaws of a pocket (rounded noses at the mouth ends)
-        name, dm = self.nearest_pocket(c)
-        pk = self.pockets[name]
-        for jaw in (pk.jaw_a, pk.jaw_b):
-            if math.dist(c, jaw) <= R + pk.spec.jaw_radius_mm * 0.3 + tol:
-                return (
-                    "cushion",
-                    {"ball": ball, "cushion": "jaw:" + name, "pos": _r(c)},
-                    0.7 if not loose else 0.45,
-                )
+        # cushion noses, jaw facings and jaw roundings (the physics' own contact lines)
+        g = self.geom
+        rel = c[None, :] - g.seg_a
+        along = np.einsum("ij,ij->i", rel, g.seg_d)
+        dist = np.einsum("ij,ij->i", rel, g.seg_n)
+        ok = (along >= 0) & (along <= g.seg_len) & (dist <= R + tol) & (dist > -R)
+        if heading is not None:
+            ok &= g.seg_n @ heading < 0
+        rc = c[None, :] - g.circ_c
+        dc = np.hypot(rc[:, 0], rc[:, 1])
+        okc = dc <= R + g.circ_r + tol
+        if heading is not None:
+            okc &= np.einsum("ij,j->i", rc, heading) < 0
+        if ok.any() or okc.any():
+            gap = np.where(ok, dist - R, np.inf)
+            gapc = np.where(okc, dc - R - g.circ_r, np.inf)
+            if gapc.min() < gap.min():
+                name = g.circ_name[int(np.argmin(gapc))]
+            else:
+                name = g.seg_name[int(np.argmin(gap))]
+            conf = 0.9 if not name.startswith("jaw:") else 0.8
+            return ("cushion", {"ball": ball, "cushion": name, "pos": _r(c)}, conf)
         best = None
         for other in self.data:
             if other == ball:
@@ -733,6 +737,8 @@ class EventExtractor:
                 and min(mv.anchor0[0], first.anchor0[0]) < self.L / 4
             ):
                 starts.append(mv)
+        if len(starts) != 2:
+            starts = [first]
         lag = len(starts) == 2
         for mv in starts:
             d = {"cue_ball": mv.ball}
@@ -740,10 +746,20 @@ class EventExtractor:
                 d["lag"] = True
             out.append(_Cand("shot_start", mv.t_start, 0.95 if not lag else 0.7, d))
         moving_since: dict[str, float] = {mv.ball: mv.t_start for mv in starts}
+        hits: dict[str, tuple[float, str, float] | None] = {}
         for mv in mvs:
             if mv in starts:
                 continue
-            hit = self._striker(mv, moving_since)
+            hits[mv.ball] = self._striker(mv, moving_since)
+            moving_since.setdefault(mv.ball, mv.t_start)
+        clusters = self._clusters([mv for mv in mvs if mv not in starts])
+        in_cluster = {mv.ball for cl in clusters for mv in cl}
+        for cl in clusters:
+            out += self._cluster_contacts(cl, hits)
+        for mv in mvs:
+            if mv in starts or mv.ball in in_cluster:
+                continue
+            hit = hits.get(mv.ball)
             if hit is not None:
                 t, other, conf = hit
                 t = max(t, t0)
@@ -753,7 +769,6 @@ class EventExtractor:
             else:
                 a0 = mv.anchor0 if mv.anchor0 is not None else mv.pieces[0].at(mv.pieces[0].t0)
                 out.append(_Cand("ball_moved", mv.t_start, 0.5, {"ball": mv.ball, "pos": _r(a0)}))
-            moving_since.setdefault(mv.ball, mv.t_start)
         # breaks inside each move
         for mv in mvs:
             for p, q in zip(mv.pieces, mv.pieces[1:], strict=False):
@@ -777,6 +792,118 @@ class EventExtractor:
         out.append(_Cand("shot_end", t_end, 0.9, {"positions": positions}))
         s["t_end_event"] = t_end
         s["positions"] = positions
+        return out
+
+    def _clusters(self, mvs: list[Move]) -> list[list[Move]]:
+        """Touching balls set moving together (a rack, a cluster): groups of 2 or more."""
+        R = self.R
+        mvs = [m for m in mvs if m.anchor0 is not None]
+        parent = list(range(len(mvs)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for i, a in enumerate(mvs):
+            for j in range(i + 1, len(mvs)):
+                b = mvs[j]
+                if (
+                    abs(a.t_start - b.t_start) <= CLUSTER_DT_FRAMES * self.dt
+                    and np.linalg.norm(a.anchor0 - b.anchor0) <= 2 * R + CLUSTER_GAP_MM
+                ):
+                    parent[find(i)] = find(j)
+        groups: dict[int, list[Move]] = {}
+        for i, m in enumerate(mvs):
+            groups.setdefault(find(i), []).append(m)
+        return [g for g in groups.values() if len(g) >= 2]
+
+    def _first_velocity(self, mv: Move, t_c: float) -> np.ndarray:
+        pc = mv.pieces[0]
+        if pc.n >= 2:
+            return pc.vel(pc.t0)
+        dt = max(pc.t0 - t_c, 0.5 * self.dt)
+        return (pc.at(pc.t0) - mv.anchor0) / dt
+
+    def _dv_at(self, ball: str, t_c: float) -> np.ndarray | None:
+        """Velocity change of a moving ball across ``t_c`` (None: unknown)."""
+        for mv in self.data[ball].moves:
+            if not (mv.t_start - self.dt <= t_c <= mv.t_end + self.dt):
+                continue
+            before = [p for p in mv.pieces if p.t1 <= t_c + 0.5 * self.dt and p.n >= 2]
+            after = [p for p in mv.pieces if p.t0 >= t_c - 0.5 * self.dt and p.n >= 2]
+            if not before:
+                return None
+            vb = before[-1].vel(before[-1].t1)
+            if not after:
+                return -vb if mv.end == "rest" else None
+            return after[0].vel(after[0].t0) - vb
+        return None
+
+    def _cluster_contacts(self, cl: list[Move], hits: dict) -> list[_Cand]:
+        """Which touching pairs passed momentum in a cluster set moving at once.
+
+        Each contact pushes its two balls apart along their line of centres with an
+        impulse >= 0: solve the members' (and outside strikers') velocity changes for
+        the impulses by non-negative least squares; contacts with a clear impulse are
+        collisions."""
+        from scipy.optimize import nnls
+
+        R = self.R
+        t_c = min(m.t_start for m in cl)
+        members = {m.ball: m for m in cl}
+        pos = {m.ball: m.anchor0 for m in cl}
+        outside: dict[str, float] = {}
+        for m in cl:
+            h = hits.get(m.ball)
+            if h is not None and h[1] not in members:
+                outside[h[1]] = h[2]
+        pairs: list[tuple[str, str]] = []
+        names = list(members)
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                if np.linalg.norm(pos[a] - pos[b]) <= 2 * R + CLUSTER_GAP_MM:
+                    pairs.append((a, b))
+        for o in outside:
+            po = self.pos_at(o, t_c)
+            if po is None:
+                continue
+            pos[o] = po
+            for b in names:
+                if np.linalg.norm(po - pos[b]) <= 2 * R + STRIKER_TOL_MM:
+                    pairs.append((o, b))
+        rows: list[str] = list(names)
+        dv: dict[str, np.ndarray] = {b: self._first_velocity(members[b], t_c) for b in names}
+        for o in outside:
+            d = self._dv_at(o, t_c)
+            if d is not None:
+                dv[o] = d
+                rows.append(o)
+        if not pairs:
+            return []
+        A = np.zeros((2 * len(rows), len(pairs)))
+        y = np.zeros(2 * len(rows))
+        for r, b in enumerate(rows):
+            y[2 * r : 2 * r + 2] = dv[b]
+        for k, (a, b) in enumerate(pairs):
+            n = pos[b] - pos[a]
+            n = n / max(np.linalg.norm(n), 1e-9)
+            if a in rows:
+                A[2 * rows.index(a) : 2 * rows.index(a) + 2, k] -= n
+            if b in rows:
+                A[2 * rows.index(b) : 2 * rows.index(b) + 2, k] += n
+        J, _ = nnls(A, y)
+        jmax = float(J.max()) if len(J) else 0.0
+        out = []
+        for k, (a, b) in enumerate(pairs):
+            from_outside = a in outside
+            if J[k] >= max(CLUSTER_MIN_DV_MM_S, CLUSTER_MIN_FRACTION * jmax) or (
+                from_outside and J[k] == max(J[kk] for kk, p in enumerate(pairs) if p[0] in outside)
+            ):
+                conf = float(np.clip(0.5 + 0.45 * J[k] / max(jmax, 1e-9), 0.5, 0.9))
+                mid = _r(0.5 * (pos[a] + pos[b]))
+                out.append(_Cand("collision", t_c, conf, {"a": a, "b": b, "pos": mid}))
         return out
 
     def _rest_after(self, bd: BallData, t: float) -> np.ndarray | None:

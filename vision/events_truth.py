@@ -324,3 +324,28 @@ def score(truth: Sequence[Event], found: Sequence[Event], fps: float, ctx: str =
             sc.first_wrong.append((ctx, ts.t, ts["cue_ball"], want, got))
     sc.shots_extra = len(f_shots) - len(used)
     return sc
+
+
+def load_play(name: str, seed: int, cache_dir: str | None = None):
+    """(scene spec, profile, played scene), from a pickle cache when ``cache_dir`` is set
+    (building a scene runs the physics: seconds each)."""
+    import pickle
+    from pathlib import Path
+
+    from luza.calibration.profiles import load_profile
+    from luza.samples.scenes import SCENES, build_scene
+
+    spec = SCENES[name]
+    profile = load_profile(spec.table)
+    path = Path(cache_dir) / f"{name}-{seed}.pkl" if cache_dir else None
+    if path is not None and path.is_file():
+        with path.open("rb") as f:
+            return spec, profile, pickle.load(f)
+    play = build_scene(name, profile, seed)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(play, f)
+        tmp.replace(path)
+    return spec, profile, play
