@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from luza.calibration.profiles import load_profile
 
+from luza.calibration.profiles import load_profile
 from luza.physics.params import G_MM_S2, params_from_profile
 from luza.physics.sim import FreePredictor, Simulator, predict_free
 from luza.physics.state import Strike

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from luza.calibration.profiles import load_profile
 
+from luza.calibration.profiles import load_profile
 from luza.physics.sim import ShotResult, Simulator
 from luza.physics.state import Strike
 
