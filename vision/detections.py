@@ -40,10 +40,17 @@ class Detections:
 
     @property
     def labels(self) -> list[str]:
-        """The most probable class of each detection ('' before identification)."""
+        """The most probable class of each detection ('' before identification, or
+        where no class stands out: a row of equal probabilities)."""
         if not self.classes or self.cls_prob.shape[1] == 0:
             return [""] * len(self)
-        return [self.classes[i] for i in np.argmax(self.cls_prob, axis=1)]
+        if self.cls_prob.shape[1] == 1:
+            return [self.classes[0]] * len(self)
+        top2 = np.sort(self.cls_prob, axis=1)[:, -2:]
+        best = np.argmax(self.cls_prob, axis=1)
+        return [
+            self.classes[b] if top2[i, 1] - top2[i, 0] > 1e-9 else "" for i, b in enumerate(best)
+        ]
 
     def __getitem__(self, index: np.ndarray | slice | list[int]) -> Detections:
         """Select rows (a boolean mask, an index array or a slice)."""

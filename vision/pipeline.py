@@ -30,6 +30,7 @@ TILE_RADII = 6.0  # side of a change tile in ball radii
 FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
 SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
 SETTLE_EVERY_FRAMES = 4  # ... every this many frames
+RECLASSIFY_EVERY_FRAMES = 6  # continuations of tracked balls are classified this often
 NONE_DROP = 0.7  # P(none) from which a detection is not a ball
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
 
@@ -132,7 +133,7 @@ class VisionPipeline:
                     skip_px=self._last.xy_px[static],
                     neighbours_px=self._last.xy_px[~in_box | static],
                 )
-                new = _balls_only(self.identifier.identify(img, new))
+                new = _balls_only(self._identify(img, new, frame))
                 old = self._last[~in_box | static]
                 old.frame, old.t = frame.index, frame.t
                 det = Detections.merge([old, new]) if len(old) else new
@@ -176,6 +177,46 @@ class VisionPipeline:
         return FrameResult(out, det, full)
 
     # ------------------------------------------------------------------ helpers
+    def _identify(self, img: np.ndarray, det: Detections, frame: Frame) -> Detections:
+        """Classify new detections -- except the unambiguous continuations of tracked balls.
+
+        A detection where exactly one tracked ball is predicted (and no other ball
+        near) needs no CNN: its row is uniform over the game's balls, which adds
+        nothing to the track's class evidence and leaves the match to motion.  Every
+        ``RECLASSIFY_EVERY_FRAMES``-th frame classifies everything.
+        """
+        ident = self.identifier
+        tr = self.tracker
+        if (
+            len(det) == 0
+            or not ident.has_model
+            or tr.t is None
+            or frame.index % RECLASSIFY_EVERY_FRAMES == 0
+        ):
+            return ident.identify(img, det)
+        R = self.profile.ball_radius_mm
+        dt = max(0.0, frame.t - tr.t)
+        live = [t for t in tr.tracks.values() if t.state == "table" and t.seen >= 3]
+        if not live:
+            return ident.identify(img, det)
+        P = np.array([t.xy + t.v * dt for t in live])
+        gate = np.array([0.5 * R + 0.3 * t.speed * dt for t in live])
+        d = np.linalg.norm(det.xy_mm[:, None] - P[None], axis=2)
+        order = np.sort(d, axis=1)
+        near = d[np.arange(len(det)), np.argmin(d, axis=1)] <= gate[np.argmin(d, axis=1)]
+        alone = order[:, 1] > 2.5 * R if len(live) > 1 else np.ones(len(det), bool)
+        known = near & alone
+        k = len(ident.classes)
+        prob = np.zeros((len(det), k))
+        if (~known).any():
+            sub = ident.identify(img, det[~known])
+            prob[~known] = sub.cls_prob
+        uniform = np.array([0.0 if c == "none" else 1.0 for c in ident.classes])
+        prob[known] = uniform / uniform.sum()
+        det.classes = ident.classes
+        det.cls_prob = prob
+        return det
+
     def _occluded(self, xy_mm: np.ndarray) -> bool:
         """Is something other than cloth over this table point in the current frame?"""
         if self._img is None:
