@@ -277,11 +277,10 @@ def _ball_data(frames: Sequence[FrameObs], ball: str) -> BallData:
 def _rest_run(bd: BallData, i: int) -> int:
     """Index one past the last sample of a rest window starting at sample ``i`` (or -1)."""
     ts, xy = bd.ts, bd.xy
-    j = i
-    while j < len(ts) and ts[j] - ts[i] <= REST_WINDOW_S + 1e-9:
-        if np.linalg.norm(xy[j] - xy[i]) > REST_SPREAD_MM:
-            return -1
-        j += 1
+    j = int(np.searchsorted(ts, ts[i] + REST_WINDOW_S + 1e-9))
+    w = xy[i:j]
+    if len(w) == 0 or np.max(np.linalg.norm(w - w.mean(axis=0), axis=1)) > REST_SPREAD_MM:
+        return -1
     if j - i < REST_MIN_SAMPLES or ts[j - 1] - ts[i] < 0.6 * REST_WINDOW_S:
         if j >= len(ts) and j - i >= 1 and bd.t_stream_end - ts[j - 1] < 0.05:
             return j  # the end of the stream: a short still tail counts as rest

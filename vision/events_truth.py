@@ -34,6 +34,7 @@ GONE_HIDDEN_S = 0.25  # the tracker keeps a vanished ball "hidden" this long
 HAND_BEFORE_S = 0.5  # a hand covers its ball this long before placing / removing it
 HAND_AFTER_S = 0.4  # ... and after
 HAND_REACH_MM = 120.0  # balls this close to the hand are covered too
+WAVE_S = 0.005  # 3+ truth collisions within this: a cluster wave (a rack broken)
 
 
 @dataclass
@@ -274,6 +275,17 @@ def score(truth: Sequence[Event], found: Sequence[Event], fps: float, ctx: str =
         return [e for e in evs if e.type in types]
 
     merged_truth = merge_close(truth, tol)
+    # waves: 3+ truth collisions within WAVE_S (a rack broken, a jammed cluster)
+    col_t = sorted(e.t for e in truth if e.type == "collision")
+    waves = [t for i, t in enumerate(col_t) if i + 2 < len(col_t) and col_t[i + 2] - t <= WAVE_S]
+
+    def in_wave(e: Event) -> bool:
+        return any(w - 3.0 / fps <= e.t <= w + WAVE_S + 3.0 / fps for w in waves)
+
+    for part, want in (("collision (open)", False), ("collision (cluster)", True)):
+        t_ev = [(e, t1) for e, t1 in merged_truth if e.type == "collision" and in_wave(e) == want]
+        f_ev = [e for e in found if e.type == "collision" and in_wave(e) == want]
+        sc.tallies[part] = match(t_ev, f_ev, tol, ctx)
     for name, types, tol_s in (
         ("collision", ("collision",), tol),
         ("cushion", ("cushion",), tol),
@@ -302,7 +314,7 @@ def score(truth: Sequence[Event], found: Sequence[Event], fps: float, ctx: str =
     f_shots = shots_of(found)
     sc.shots_truth = len(t_shots)
     used = set()
-    for k, (ts, tevs) in enumerate(t_shots):
+    for ts, tevs in t_shots:
         t_end = tevs[-1].t if tevs else ts.t + 1.0
         inside = [j for j, (fs, _) in enumerate(f_shots) if ts.t - 3.0 / fps <= fs.t <= t_end]
         near = [j for j in inside if abs(f_shots[j][0].t - ts.t) <= 3.0 / fps]

@@ -1,0 +1,145 @@
+"""Benchmark of the event stage (vision/events.py) against the physics' own events.
+
+    .venv/bin/python benchmarks/bench_events.py --seeds 1000-1099 --fps 30,60
+    .venv/bin/python benchmarks/bench_events.py --real-positions DIR   # real clips
+
+Scenes: seed ``s`` plays scene ``sorted(SCENES)[s % 17]`` (every scene of the book
+in turn), sampled at each frame rate with the tracker's kind of noise
+(``vision/events_truth.py``: jitter, misses at speed, hands and cues covering
+balls, a falling ball seen until it is deep in the pocket).  Tune on seeds 0-999,
+report on 1000+.  Contacts match within 2 frames (a burst of truth contacts of the
+same pair / ball and cushion within 2 frames is one contact: jaw rattles, jammed
+clusters); pots by ball and pocket; hand events by type and ball within 1 s.
+Collisions are also split into *open* ones and *cluster* ones (part of a wave of
+3+ contacts within 5 ms: a rack being broken, where the pairs that passed momentum
+are not observable frame by frame).
+
+``--real-positions DIR``: every ``*.csv`` there (``frame,t,ball,x_mm,y_mm``, e.g.
+from ``luza track --positions``) is run through the extractor and its event list
+printed (``--table``, ``--game`` say which table and ball set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from luza.samples.scenes import SCENES
+from luza.vision.events import extract_events, read_positions_csv
+from luza.vision.events_truth import Noise, Score, load_play, sample_scene, score
+from luza.vision.shots import shot_records
+
+TARGETS = {"pocket": 0.995, "cushion": 0.98, "collision": 0.97}
+
+
+def seeds_of(spec: str) -> list[int]:
+    out: list[int] = []
+    for part in spec.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out += list(range(int(a), int(b) + 1))
+        else:
+            out.append(int(part))
+    return out
+
+
+def run(seeds: list[int], fps: float, cache: str | None, verbose: bool) -> tuple[Score, int, float]:
+    names = sorted(SCENES)
+    tot = Score()
+    invalid = 0
+    t_extract = 0.0
+    for s in seeds:
+        name = names[s % len(names)]
+        spec, profile, play = load_play(name, s, cache)
+        frames, truth = sample_scene(play, fps, Noise(seed=s))
+        t0 = time.process_time()
+        ev = extract_events(frames, profile, spec.game)
+        t_extract += time.process_time() - t0
+        try:
+            shot_records(ev, spec.game)
+        except Exception as e:  # a stream the rules refuse is an extractor bug: count it
+            invalid += 1
+            print(f"  invalid stream {name}/{s}: {e}")
+        tot.add(score(truth, ev, fps, f"{name}/{s}"))
+    if verbose:
+        for k, tl in tot.tallies.items():
+            if k == "line_cross":
+                continue
+            for m in tl.misses:
+                print("  miss ", m)
+            for m in tl.extras:
+                print("  extra", m)
+        for w in tot.first_wrong:
+            print("  first contact wrong", w)
+    return tot, invalid, t_extract
+
+
+def report(tot: Score, fps: float, n: int, invalid: int, t_extract: float) -> None:
+    print(f"\n== {n} scenes at {fps:g} fps ==")
+    print(f"{'events':20s} {'truth':>6s} {'found':>6s} {'recall':>8s} {'precision':>9s} target")
+    for k, tl in tot.tallies.items():
+        if tl.tp + tl.fn + tl.fp == 0:
+            continue
+        tgt = TARGETS.get(k)
+        mark = ""
+        if tgt is not None:
+            mark = f">= {tgt:.1%} " + ("ok" if min(tl.recall, tl.precision) >= tgt else "MISSED")
+        dup = f" (+{tl.dup} dup)" if tl.dup else ""
+        print(
+            f"{k:20s} {tl.tp + tl.fn:6d} {tl.tp + tl.fp:6d} {tl.recall:8.1%} {tl.precision:9.1%} "
+            f"{mark}{dup}"
+        )
+    fc = tot.first_right / tot.first_total if tot.first_total else 1.0
+    print(
+        f"cue ball's first contact right: {tot.first_right}/{tot.first_total} = {fc:.1%} "
+        f"(target 99.5%)"
+    )
+    print(
+        f"shots: truth {tot.shots_truth}, found {tot.shots_found}, split {tot.shots_split}, "
+        f"merged {tot.shots_merged}, extra {tot.shots_extra}"
+    )
+    print(
+        f"streams the rules refuse: {invalid}; events {tot.events}, marked uncertain "
+        f"{tot.uncertain}; extraction CPU {t_extract:.1f} s"
+    )
+
+
+def real(dir_: str, table: str, game: str) -> None:
+    from luza.calibration.profiles import load_profile
+
+    profile = load_profile(table)
+    files = sorted(Path(dir_).glob("*.csv"))
+    if not files:
+        print(f"no positions CSVs in {dir_}")
+    for f in files:
+        ev = extract_events(read_positions_csv(f), profile, game)
+        print(f"\n== {f.name}: {len(ev)} events")
+        for e in ev:
+            if e.type not in ("table_state", "line_cross"):
+                print("  " + e.to_json()[:200])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default="1000-1099")
+    ap.add_argument("--fps", default="30,60")
+    ap.add_argument("--cache", default="/tmp/luza_ev_cache", help="played-scene cache ('' none)")
+    ap.add_argument("--real-positions", help="folder of positions CSVs from real clips")
+    ap.add_argument("--table", default="snooker-lukasseglias")
+    ap.add_argument("--game", default="five-ball")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args(argv)
+    if a.real_positions:
+        real(a.real_positions, a.table, a.game)
+        return 0
+    seeds = seeds_of(a.seeds)
+    for fps in (float(x) for x in a.fps.split(",")):
+        tot, invalid, tx = run(seeds, fps, a.cache or None, a.verbose)
+        report(tot, fps, len(seeds), invalid, tx)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
