@@ -31,7 +31,7 @@ FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect ever
 SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
 SETTLE_EVERY_FRAMES = 4  # ... every this many frames
 RECLASSIFY_EVERY_FRAMES = 6  # continuations of tracked balls are classified this often
-NONE_DROP = 0.7  # P(none) from which a detection is not a ball
+NONE_DROP = 0.5  # P(none) from which a detection is not a ball
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
 
 
