@@ -7,6 +7,23 @@ position, velocity, acceleration, spin) and caches, per ball, the time of its ne
 hole or a pocket mouth, crossing a marked line, landing after a jump) and, per pair,
 the time of the next ball-ball contact.  An event changes one or two balls, so only
 their rows are solved again.
+
+Sustained contacts are where event-based billiards physics breaks down (endless
+collisions at one instant, or a ball spun into a neighbour or a rail forever
+bouncing off it).  The approximations used here, each of which can only remove
+energy:
+
+* balls touching at a collision (a rack, a ball frozen to another) are solved
+  together by sequential impulses within the one event;
+* ball-ball contacts closing slower than ``INELASTIC_BELOW_MM_S`` do not bounce
+  (and have no friction); two touching balls both slower than ``JAM_REST_MM_S``
+  after a contact stop;
+* a ball whose slip drives it into a touching ball ends its slide at once (the
+  state sliding friction would reach); a slow one (``JAM_PUSH_MM_S``) stops with
+  the ball it pushes; other pushes are parted after ``PUSH_OVERLAP_MM`` of overlap;
+* a slow cushion rebound spun back into the rubber ends its slide at once;
+* a pair touching again within ``CHATTER_S`` (or a ball re-touching a cushion
+  slowly) is the same contact: no new event.
 """
 
 from __future__ import annotations
