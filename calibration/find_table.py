@@ -284,16 +284,24 @@ def _nose_index(
     ref_c = np.median(chroma[:k_bed], axis=0)
     ref_b = float(np.median(bright[:k_bed]))
     cdist = np.linalg.norm(chroma - ref_c, axis=1)
-    # the rail differs from the cloth more than anything on the cushion does
-    tol = max(CUSHION_CHROMA_TOL, 0.5 * float(cdist[k_bed:].max()))
-    cloth = (cdist <= tol) & (bright >= CLOTH_MIN_BRIGHTNESS * ref_b)
     run = max(6, int(0.25 * cw_n))
-    not_cloth = ~cloth
-    rc = None
-    for k in range(k_bed, n - run):
-        if not_cloth[k : k + run].all():
-            rc = k
-            break
+    dark = bright < CLOTH_MIN_BRIGHTNESS * ref_b
+
+    def first_change(tol: float) -> int | None:
+        not_cloth = (cdist > tol) | dark
+        for k in range(k_bed, n - run):
+            if not_cloth[k : k + run].all():
+                return k
+        return None
+
+    # the rail differs from the cloth more than anything on the cushion does; but a
+    # wood close to the cloth's colour (red cloth, mahogany) only differs by a little,
+    # and then the big change is the floor beyond the rail, a rail width further out
+    rc_big = first_change(max(CUSHION_CHROMA_TOL, 0.5 * float(cdist[k_bed:].max())))
+    rc_small = first_change(2.0 * CUSHION_CHROMA_TOL)
+    rc = rc_big
+    if rc_small is not None and (rc is None or rc - rc_small > 1.6 * cw_n):
+        rc = rc_small
     if rc is None:
         return None
     lo_r, hi_r = max(0, rc - 6), min(n, rc + 4)
@@ -842,6 +850,7 @@ def find_table(
     quality["seconds"] = round(time.perf_counter() - t_start, 3)
     if check:
         _sanity(cam, profile, quality)
+        _matches_cloth(cam, profile, quad)
     return TableFit(cam, quality, obs.edges)
 
 
@@ -951,6 +960,22 @@ def _quality(cam, profile, img, obs: _Obs, found_marks, decided_by, score, hint,
         },
         "confidence": round(float(conf), 3),
     }
+
+
+def _matches_cloth(cam: CameraModel, profile: TableProfile, quad: np.ndarray) -> None:
+    """The fitted nose rectangle must lie in the image, where the cloth was found."""
+    w, h = cam.image_size
+    diag = float(np.hypot(w, h))
+    corners = np.array(list(profile.bed_corners().values()))
+    fitted = cam.project(corners, profile.cushion_nose_height_mm)
+    margin = 0.02 * diag
+    inside = bool((fitted > -margin).all() and (fitted < [w + margin, h + margin]).all())
+    gap = min(float(np.abs(np.roll(fitted, r, axis=0) - quad).max()) for r in range(4))
+    if not inside or gap > 0.08 * diag:
+        raise CalibrationError(
+            "the fitted table does not match the cloth region found in the image "
+            "(cushions covered, or too little contrast at the cushion noses)"
+        )
 
 
 def _sanity(cam: CameraModel, profile: TableProfile, q: dict) -> None:
