@@ -966,17 +966,36 @@ class FiveBall(Game):
                     r.respots.append(Respot("K", decider_layout(self.profile, "kaisa")["K"]))
         if self.winner_ is None:
             self.turn = d.current
-        gone = [b for b in obs.pocketed() if b == "K"]
-        if gone and self.winner_ is None:
-            r.respots.append(Respot("K", self.spots["fb-centre"]))
+        gone = list(obs.pocketed()) + obs.off_table()
+        if "K" in gone and self.winner_ is None:
+            if not any(x.ball == "K" for x in r.respots):
+                r.respots.append(Respot("K", self.spots["fb-centre"]))
             if d.current == player and not d.inning_start:  # the inning goes on (FB-14.4)
                 r.notes.append("decider: the kaisa goes back on the centre spot (FB-14.4)")
-        for it in shot.between_of_type("ball_placed"):
-            self.awaiting.discard(str(it["ball"]))
-            self.off_whites.discard(str(it["ball"]))
-        for b in obs.pocketed():
-            if b not in [str(i["ball"]) for i in shot.between_of_type("ball_placed")]:
-                (self.off_whites if b in WHITES else self.awaiting).add(b)
+        for b in gone:
+            if b in WHITES:
+                self.off_whites.add(b)
+                self.hand.add(self.owner[b])
+            else:
+                self.awaiting.add(b)
+        reds = [b for b in gone if b in ("R1", "R2")]
+        if reds and self.winner_ is None:  # reds keep their FB-12 spots in the decider
+            on_table = {b: p for b, p in shot.at_rest.items() if b not in reds}
+            on_table["K"] = next((x.pos for x in r.respots if x.ball == "K"), on_table.get("K"))
+            on_table = {b: p for b, p in on_table.items() if p is not None}
+            for h in respot_hints(reds, on_table, self.profile):
+                r.respots.append(Respot(h.ball, h.pos))
+                r.add_rule("FB-12.1")
+        for it in shot.between_of_type("ball_placed", "ball_removed"):
+            b = str(it["ball"])
+            if it.type == "ball_placed":
+                self.awaiting.discard(b)
+                self.off_whites.discard(b)
+            elif b in WHITES:
+                self.off_whites.add(b)
+                self.hand.add(self.owner[b])
+            else:
+                self.awaiting.add(b)
         self.positions = dict(shot.after)
         r.next = None if self.winner_ is not None else self.turn
         r.score = dict(self.scores)

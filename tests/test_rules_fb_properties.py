@@ -32,11 +32,15 @@ def _free_point(data, s: Stream, behind_line: bool = False):
 
 
 @st.composite
-def streams(draw, max_strokes: int = 12) -> Stream:
+def streams(draw, max_strokes: int = 12, options=None) -> Stream:
+    options = options or OPTIONS
     data = draw(st.data())
     s = Stream(OPENING)
     n = draw(st.integers(1, max_strokes))
     for _ in range(n):
+        game = score_items(s.items(), "five-ball", "pyramid-12ft", options).game
+        if game.winner() is not None:
+            break
         # Put back (some of) the balls that are off the table, as a hand would.
         for b in FIVE_BALL_BALLS:
             if b not in s.pos and data.draw(st.booleans()):
@@ -57,7 +61,6 @@ def streams(draw, max_strokes: int = 12) -> Stream:
         # Mostly the player whose turn it is strikes his own white (as the rules say).
         whites: list[str] = []
         if data.draw(st.integers(0, 4)) > 0:
-            game = score_items(s.items(), "five-ball", "pyramid-12ft", OPTIONS).game
             mine = "W1" if game.owner["W1"] == game.turn else "W2"
             if mine not in s.pos:
                 p = _free_point(data, s, behind_line=True)
@@ -71,7 +74,9 @@ def streams(draw, max_strokes: int = 12) -> Stream:
             continue
         cue = data.draw(st.sampled_from(whites))
         on_table = sorted(s.pos)
-        if data.draw(st.booleans()):
+        if game.decider is not None:  # FB-14.3: only the kaisa or a luikka may be called
+            on_table = [b for b in on_table if b in ("K", game._own_ball(game.turn))]
+        if on_table and data.draw(st.booleans()):
             ball = data.draw(st.sampled_from(on_table))
             s.call(ball, data.draw(st.sampled_from(POCKETS)))
         toks = []
@@ -116,18 +121,13 @@ def streams(draw, max_strokes: int = 12) -> Stream:
 OPTIONS = {"target": "100000"}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(streams())
-def test_five_balls_are_conserved_at_every_step(s):
-    """Every ball is on the table, waiting for its spot, or in hand -- after every ruling."""
-    game = load_game("five-ball", load_profile("pyramid-12ft"), OPTIONS)
+def _conserved(s: Stream, options: dict) -> object:
+    game = load_game("five-ball", load_profile("pyramid-12ft"), options)
     chk = StreamChecker("five-ball", game.balls)
-    n = 0
     for it in s.items():
         for b in chk.feed(it):
             if isinstance(b, ShotRecord):
                 game.rule(b)
-                n += 1
                 acc = game.accounting()
                 assert sorted(acc) == sorted(FIVE_BALL_BALLS)
                 assert "missing" not in acc.values(), acc
@@ -138,6 +138,26 @@ def test_five_balls_are_conserved_at_every_step(s):
         if isinstance(b, ShotRecord):
             game.rule(b)
     assert sum(1 for v in game.accounting().values()) == 5
+    return game
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(streams())
+def test_five_balls_are_conserved_at_every_step(s):
+    """Every ball is on the table, waiting for its spot, or in hand -- after every ruling."""
+    _conserved(s, OPTIONS)
+
+
+# A 9-second match: time runs out after a few strokes, then the last innings and the decider.
+TIMED = {"target": "100000", "match_minutes": "0.15", "decider_innings": "50"}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(streams(max_strokes=16, options=TIMED))
+def test_five_balls_are_conserved_through_a_timed_match_and_its_decider(s):
+    """FB-14: the same conservation through time-up, the last innings and the penalty-shot
+    decider (kaisa and luikka pots, balls off the table, hands putting balls back)."""
+    _conserved(s, TIMED)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
