@@ -120,6 +120,7 @@ class FiveBall(Game):
         "break_minutes": 5.0,  # FB-14.9
         "decider_innings": 5,  # FB-14.2
         "break_in_off_corner": True,  # AMB-9: an in-off off the kaisa into a corner at the break
+        "min_confidence": 0.6,  # events the tracker is less sure of are flagged in the notes
     }
 
     def __init__(self, profile, options=None):
@@ -359,6 +360,7 @@ class FiveBall(Game):
         own = self._own_ball(player)
         cue = shot.cue_ball
         late_falls = self._hang_falls(shot, r)
+        self._low_confidence(shot, r)
         obs = observe(cue, [i.event for i in shot.events] + self._timely_falls)
         before = shot.before
         self._touching(shot, r, cue)
@@ -502,6 +504,15 @@ class FiveBall(Game):
             else:
                 late.append(it)
         return late
+
+    def _low_confidence(self, shot: ShotRecord, r: Ruling) -> None:
+        """Camera events the tracker was unsure of: a note for the referee, never a ruling."""
+        lim = float(self.options["min_confidence"])
+        for it in shot.events + shot.between:
+            if it.confidence < lim:
+                r.notes.append(
+                    f"check: low-confidence '{it.type}' ({it.confidence:.2f}) at t={it.t:g} s"
+                )
 
     def _touching(self, shot: ShotRecord, r: Ruling, cue: str) -> None:
         """FB-11.1: say when the cue ball touches another ball at the strike."""

@@ -1032,3 +1032,13 @@ def test_fb_10_9_a_foul_by_the_player_not_at_the_table_does_not_void_the_stroke(
     s.foul("touched-ball", player="A")  # the striker himself: a foul, the turn passes
     r = rulings(s)[0][0]
     assert r.foul and r.points == 0 and r.next == "B"
+
+
+def test_low_confidence_events_are_flagged_not_ruled():
+    """An event the tracker was unsure of gets a 'check' note; the ruling is unchanged."""
+    s = _after_break().call("R2", "foot-left")
+    s.stroke("W2", "W2-R2 R2>foot-left", rest={"W2": (2500.0, 1200.0)})
+    s.lines[-2]["confidence"] = 0.3  # the red's pocket event
+    r = rulings(s)[0][1]
+    assert r.points == 3 and not r.foul
+    assert any(n.startswith("check: low-confidence 'pocket' (0.30)") for n in r.notes)
