@@ -78,6 +78,8 @@ STROKE_MIN_SPEED_MM_S = 60.0  # slower than this outside a shot: a nudge, not a 
 CREEP_MERGE_S = 0.6  # a ball of the last shot moving again this soon: still that shot
 LINE_HYSTERESIS_MM = 1.5
 LOW_CONFIDENCE = 0.6
+CLUSTER_QUIET_S = 0.35  # no new contact inside a cluster this soon after it broke up
+COLLISION_DV_COS = 0.5  # a contact's velocity change points away from the other ball
 CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: one cluster
 CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
 CLUSTER_MIN_DV_MM_S = 60.0  # an impulse (as a velocity change) that counts as a contact
@@ -211,6 +213,23 @@ def segment_path(ts: np.ndarray, xy: np.ndarray, tol_mm: float = FIT_TOL_MM) -> 
                 best = (shift, ra + rb)
         if best[0] == -1:
             groups[g], groups[g + 1] = a[:-1], a[-1:] + b
+    # a short piece (2 samples always fit a line) may straddle a contact: hand its
+    # samples to a longer neighbour that they fit
+    for _ in range(2):
+        for g in range(len(groups)):
+            cur = groups[g]
+            if len(cur) > 2 or not cur:
+                continue
+            if g > 0 and len(groups[g - 1]) >= 3:
+                ext = groups[g - 1] + cur[:1]
+                if _fit(ts[ext], xy[ext])[1] <= tol_mm:
+                    groups[g - 1], cur = ext, cur[1:]
+            if cur and g + 1 < len(groups) and len(groups[g + 1]) >= 3:
+                ext = cur[-1:] + groups[g + 1]
+                if _fit(ts[ext], xy[ext])[1] <= tol_mm:
+                    groups[g + 1], cur = ext, cur[:-1]
+            groups[g] = cur
+        groups = [g for g in groups if g]
     return groups
 
 
@@ -526,6 +545,20 @@ class EventExtractor:
         tt = np.linspace(lo, hi, 40)
         fwd = self._first_contact(ball, p, tt)
         bwd = self._first_contact(ball, q, tt[::-1], before=False)
+        dvec = q.vel(t_b) - p.vel(t_a)
+
+        def pushed_away(hit) -> bool:
+            # a ball-ball contact pushes this ball along the line of centres, away
+            # from the other ball: a bend in any other direction is spin or noise
+            if hit is None or hit[1] != "collision":
+                return hit is not None
+            c = p.at(hit[0])
+            away = c - np.asarray(hit[2]["pos"], dtype=float)
+            nrm = float(np.linalg.norm(away) * np.linalg.norm(dvec))
+            return nrm > 0 and float(np.dot(away, dvec)) / nrm >= COLLISION_DV_COS
+
+        fwd = fwd if pushed_away(fwd) else None
+        bwd = bwd if pushed_away(bwd) else None
         out = []
         if fwd is not None:
             out.append(fwd)
@@ -606,8 +639,19 @@ class EventExtractor:
             if po is None:
                 continue
             d = float(np.linalg.norm(po - c))
-            if d <= 2 * R + tol and (best is None or d < best[0]):
-                best = (d, other, po)
+            if d > 2 * R + tol or (best is not None and d >= best[0]):
+                continue
+            if heading is not None:
+                # only a closing pair touches: relative velocity along the centres
+                h = 0.25 * self.dt
+                p2 = self.pos_at(other, t + h, before=before)
+                p1 = self.pos_at(other, t - h, before=before)
+                v_o = (p2 - p1) / (2 * h) if p1 is not None and p2 is not None else np.zeros(2)
+                sign = 1.0 if before else -1.0
+                closing = float(np.dot(heading - sign * v_o, po - c))
+                if closing <= 0:
+                    continue
+            best = (d, other, po)
         if best is not None:
             d, other, po = best
             mid = 0.5 * (c + po)
@@ -768,10 +812,19 @@ class EventExtractor:
             else:
                 a0 = mv.anchor0 if mv.anchor0 is not None else mv.pieces[0].at(mv.pieces[0].t0)
                 out.append(_Cand("ball_moved", mv.t_start, 0.5, {"ball": mv.ball, "pos": _r(a0)}))
-        # breaks inside each move
+        # breaks inside each move (balls of a cluster just broken up separate slowly
+        # side by side: bends between them right after are not new contacts)
+        cl_of = {
+            m.ball: (k, min(x.t_start for x in cl)) for k, cl in enumerate(clusters) for m in cl
+        }
         for mv in mvs:
-            for p, q in zip(mv.pieces, mv.pieces[1:], strict=False):
+            solid = [pc for pc in mv.pieces if pc.n >= 2] or mv.pieces
+            for p, q in zip(solid, solid[1:], strict=False):
                 for t, typ, fields, conf in self._contacts_between(mv.ball, p, q):
+                    if typ == "collision":
+                        ca, cb = cl_of.get(fields["a"]), cl_of.get(fields["b"])
+                        if ca and cb and ca[0] == cb[0] and t - ca[1] < CLUSTER_QUIET_S:
+                            continue
                     out.append(_Cand(typ, max(t, t0), conf, fields))
         out = _dedupe(out, 1.6 * self.dt)
         # endings: pots, off table, hangs, bounce-outs, line crosses
