@@ -66,6 +66,8 @@ def run_clip(truth_path: Path) -> dict:
     shots_seen: set[int] = set()
     shots_switched: set[int] = set()
     id_rest_n = id_rest_ok = 0
+    idmap: dict[str, str] = {}
+    racked = _racked(truth, prof) if game == "free-pyramid" else False
     confusion: dict[tuple[str, str], int] = {}
     t_proc = 0.0
     n = 0
@@ -118,7 +120,7 @@ def run_clip(truth_path: Path) -> dict:
                     want = ball_class(game, ids[j])
                     cls_ok += labels[k] == want
                     confusion[(want, labels[k])] = confusion.get((want, labels[k]), 0) + 1
-            if fr.t < first_shot and game == "free-pyramid":
+            if fr.t < first_shot and racked:
                 rack_frames += 1
                 rack = [b for b in ids if b != "Y"]
                 rack_ok += (
@@ -128,15 +130,33 @@ def run_clip(truth_path: Path) -> dict:
             shot = int(np.searchsorted(shot_t, fr.t, side="right"))
             shots_seen.add(shot)
             pos = res.tracked.positions
+            # Look-alike balls (the ivory 1-15 outside a rack, the two reds) get ids the
+            # tracker chooses: the truth id -> tracker id map is fixed where a ball is
+            # first seen, and a switch is a later departure from it.
             for b, p in balls.items():
-                if b in pos and b in res.tracked.visible and abs(lift.get(b, 0.0)) < 1.0:
-                    tol = 2 * MATCH_MM if b in moving else MATCH_MM
+                if b in idmap or b in moving:
+                    continue
+                cands = [
+                    k
+                    for k in res.tracked.visible
+                    if ball_class(game, k) == ball_class(game, b)
+                    and k not in idmap.values()
+                    and np.linalg.norm(np.array(pos[k]) - p) < MATCH_MM
+                ]
+                if cands:
+                    idmap[b] = min(cands, key=lambda k: np.linalg.norm(np.array(pos[k]) - p))
+            for b0, p in balls.items():
+                b = idmap.get(b0)
+                if b is None:
+                    continue
+                if b in pos and b in res.tracked.visible and abs(lift.get(b0, 0.0)) < 1.0:
+                    tol = 2 * MATCH_MM if b0 in moving else MATCH_MM
                     if np.linalg.norm(np.array(pos[b]) - p) > max(tol, prof.ball_diameter_mm):
-                        switched.add(b)
+                        switched.add(b0)
                         shots_switched.add(shot)
-                    elif b not in moving:
+                    elif b0 not in moving:
                         id_rest_ok += 1
-                    if b not in moving:
+                    if b0 not in moving:
                         id_rest_n += 1
     t_all = time.perf_counter() - t_all0
     live = live_rate(video, cam, prof, game) if LIVE else None
@@ -172,6 +192,17 @@ def run_clip(truth_path: Path) -> dict:
 
 
 LIVE = False
+
+
+def _racked(truth: dict, prof) -> bool:
+    """Whether the clip starts with the 15-ball pyramid rack."""
+    balls = truth["frames"][0]["balls"]
+    rack = np.array(prof.rack_positions())
+    pts = np.array([p for b, p in balls.items() if b != "Y"])
+    if len(pts) != 15:
+        return False
+    d = np.linalg.norm(pts[:, None] - rack[None], axis=2)
+    return bool((d.min(axis=0) < prof.ball_radius_mm).all())
 
 
 def live_rate(video: Path, cam, prof, game: str) -> tuple[int, int]:
