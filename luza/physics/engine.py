@@ -180,6 +180,7 @@ class Engine:
         self.region = np.full(n, -1, dtype=int)
         self.hang_t = np.full(n, INF)
         self.self_t = np.full(n, INF)
+        self.state_t = np.full(n, INF)
         self.self_kind = np.zeros(n, dtype=int)
         self.self_arg = np.zeros(n, dtype=int)
         self.pair_t = np.full((n, n), INF)
@@ -357,7 +358,7 @@ class Engine:
         self.in_drop[i] = -1
         self.region[i] = -1
         self.hang_t[i] = INF
-        self.self_t[i] = INF
+        self.self_t[i] = self.state_t[i] = INF
         self.pair_t[i, :] = INF
         self.pair_t[:, i] = INF
 
@@ -375,7 +376,7 @@ class Engine:
         best_t, best_k, best_a = INF, K_TRANS, 0
         st = self.st[i]
         if st == GONE:
-            self.self_t[i] = INF
+            self.self_t[i] = self.state_t[i] = INF
             return
         if math.isfinite(self.tend[i]):
             best_t = self.tend[i]
@@ -385,6 +386,8 @@ class Engine:
                 best_t, best_k, best_a = tf, K_FALL, int(self.in_drop[i])
         if self.hang_t[i] < best_t:
             best_t, best_k, best_a = self.hang_t[i], K_HANG_FALL, int(self.region[i])
+        # the earliest event found that changes the ball's motion (bounds pair searches)
+        self.state_t[i] = best_t
         if st == STAT:
             self._set_own(i, best_t, best_k, best_a)
             return
@@ -434,6 +437,8 @@ class Engine:
             if ok.any():
                 j = int(np.argmin(np.where(ok, tt, INF)))
                 best_t, best_k, best_a = now + tt[j], int(kk[j]), int(aa[j])
+                t_seg = np.where(ok & (kk == K_SEG), tt, INF).min()
+                self.state_t[i] = min(self.state_t[i], now + t_seg)
         if st == AIR:
             for k, (axis, lim, sgn) in enumerate(
                 ((0, R, -1), (0, g.L - R, 1), (1, R, -1), (1, g.W - R, 1))
@@ -442,6 +447,7 @@ class Engine:
                     tau = max(0.0, (lim - r[axis]) / v[axis])
                     if now + tau < best_t:
                         best_t, best_k, best_a = now + tau, K_AIR_EDGE, k
+                    self.state_t[i] = min(self.state_t[i], now + tau)
             self._set_own(i, best_t, best_k, best_a)
             return
         # ---- quartic rows: jaw noses (enter), drop holes (enter / leave)
@@ -455,6 +461,7 @@ class Engine:
         horizon = min(tmax, best_t - now)
         taus = self._quartic_vs_points(r, v, a, pts, rad, horizon, qwant, pre["quart_tmin"])
         j = int(np.argmin(taus))
+        self.state_t[i] = min(self.state_t[i], now + float(taus[:nc].min()))
         if now + taus[j] < best_t:
             best_t = now + taus[j]
             if j < nc:
@@ -519,7 +526,8 @@ class Engine:
         rr, vv = self._now_arrays()
         now = self.t
         D = 2 * self.p.R
-        tmax = np.minimum(self.tend[js], self.tend[i]) - now
+        # beyond the next change of either ball's motion the pair is solved again anyway
+        tmax = np.maximum(np.minimum(self.state_t[js], self.state_t[i]) - now, 0.0)
         dr = rr[js] - rr[i]
         dv = vv[js] - vv[i]
         da = self.acc[js] - self.acc[i]
