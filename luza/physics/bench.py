@@ -116,6 +116,27 @@ def bench_pockets(profile) -> None:
             print(f"   {name:11s} {speed / 1000:.1f} " + " ".join(f"{c:>3s}" for c in row))
 
 
+def bench_pocket_angles(profile) -> None:
+    print("## corner (foot-left) window vs approach angle: offsets (mm, 0.5 mm steps) of a")
+    print("   2 m/s rolling ball aimed through the mouth centre that drop (clean or off a jaw)")
+    pk = profile.pockets()["foot-left"]
+    mc, inw = np.array(pk.mouth_centre), np.array(pk.inward)
+    for deg in (0.0, 10.0, 20.0, 30.0, 40.0):
+        a = math.atan2(inw[1], inw[0]) + math.radians(deg)
+        d = np.array([math.cos(a), math.sin(a)])
+        perp = np.array([-d[1], d[0]])
+        ok = []
+        for off in np.arange(-10.0, 10.01, 0.5):
+            start = mc - d * 400.0 + perp * off
+            res = Simulator(profile).run(
+                {"1": (float(start[0]), float(start[1]))}, Strike("1", 2000.0, a, follow=0.4)
+            )
+            if res.events_of("pocket"):
+                ok.append(float(off))
+        span = f"{min(ok):+.1f} .. {max(ok):+.1f} mm" if ok else "none"
+        print(f"   {deg:4.0f} deg off the pocket axis: {span} ({len(ok)} of 41)")
+
+
 def bench_throw(profile) -> None:
     print("## throw of the object ball (deg) on cut shots, cue ball 300 mm before contact")
     D = profile.ball_diameter_mm
@@ -148,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_random(profile, 50 if args.quick else 300)
     bench_rollout(profile)
     bench_pockets(profile)
+    bench_pocket_angles(profile)
     bench_throw(profile)
     return 0
 
