@@ -196,7 +196,11 @@ class VisionPipeline:
             return ident.identify(img, det)
         R = self.profile.ball_radius_mm
         dt = max(0.0, frame.t - tr.t)
-        live = [t for t in tr.tracks.values() if t.state == "table" and t.seen >= 3]
+        live = [
+            t
+            for t in tr.tracks.values()
+            if t.state == "table" and t.seen >= 3 and not _looks_like_none(t)
+        ]
         if not live:
             return ident.identify(img, det)
         P = np.array([t.xy + t.v * dt for t in live])
@@ -317,6 +321,14 @@ class VisionPipeline:
             gy1 = int(math.ceil((by1 / sc) / s)) + 1
             self._ref[gy0:gy1, gx0:gx1] = grid[gy0:gy1, gx0:gx1]
         del x0, y0
+
+
+def _looks_like_none(track) -> bool:
+    """Whether a track's own class evidence says it is no ball (a hand taken for one)."""
+    ev, cls = track.evidence, track.evidence_classes
+    if ev is None or "none" not in cls:
+        return False
+    return int(np.argmax(ev)) == cls.index("none")
 
 
 def _balls_only(det: Detections) -> Detections:

@@ -46,7 +46,9 @@ MOVING_GATE_RADII = 1.2  # plus this around a moving ball's prediction
 MAX_SPEED_MM_S = 12000.0  # fastest ball (a hard break) -- the wide gate's limit
 POT_CONFIRM_S = 0.25  # a ball gone this long near a pocket is pocketed
 POCKET_NEAR_RADII = 3.0  # "near a pocket": within this of a mouth (ball radii)
-PLACE_CONFIRM_FRAMES = 4  # a new ball must be seen this many frames running
+PLACE_CONFIRM_FRAMES = 8  # a new ball must be seen this many frames running, still ...
+PLACE_CONFIRM_S = 0.4  # ... for at least this long
+HIDDEN_STILL_JUMP_S = 0.1  # a still ball hidden longer than this reappears only in place
 REST_CONFIRM_S = 0.5  # the table is at rest after every ball is still this long
 GONE_CONFIRM_S = 1.0  # a hidden ball missing this long at rest is off the table
 CLASS_COST_MM = 40.0  # cost (mm) of a class log-probability unit
@@ -341,7 +343,7 @@ class BallTracker:
                 d = D[i]
                 gate = REST_GATE_RADII * self.R
                 speed = max(tr.speed, float(np.hypot(*vp)))
-                if speed > REST_SPEED_MM_S or tr.state == "hidden":
+                if speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving):
                     gate = MOVING_GATE_RADII * self.R + 0.5 * speed * dt
                     if tr.speed <= REST_SPEED_MM_S:
                         # predicted to be struck: it may also still lie where it was
@@ -354,7 +356,18 @@ class BallTracker:
                     matched[live[i].ball] = int(j)
                     matched_det.add(int(j))
         # Pass 2: wide, speed-limited gates for balls that left their spot.
-        rest_tr = [tr for tr in live if tr.ball not in matched]
+        # A still ball hidden for a while (under a hand, a body) comes back only
+        # where it lay: it does not jump to whatever appears nearby.
+        rest_tr = [
+            tr
+            for tr in live
+            if tr.ball not in matched
+            and not (
+                tr.state == "hidden"
+                and not tr.lost_moving
+                and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S
+            )
+        ]
         rest_det = [j for j in range(n_det) if j not in matched_det]
         if rest_tr and rest_det:
             C = np.full((len(rest_tr), len(rest_det)), 1e6)
@@ -568,9 +581,10 @@ class BallTracker:
                     hit = k
                     break
             n = 1 if hit is None else self._pending[hit][2] + 1
+            t_first = det.t if hit is None else self._pending[hit][4]
             if hit is not None:
                 self._pending[hit] = None  # consumed
-            if n >= PLACE_CONFIRM_FRAMES:
+            if n >= PLACE_CONFIRM_FRAMES and det.t - t_first >= PLACE_CONFIRM_S:
                 free = [
                     tr
                     for tr in self.tracks.values()
@@ -585,7 +599,7 @@ class BallTracker:
                     pos = [round(float(z[0]), 1), round(float(z[1]), 1)]
                     events.append(make("ball_placed", det.t, det.frame, 0.8, ball=tr.ball, pos=pos))
                     continue
-            still_pending.append((z.copy(), c, n, det.t))
+            still_pending.append((z.copy(), c, n, det.t, t_first))
         self._pending = [p for p in self._pending if p is not None and det.t - p[3] < 0.2]
         self._pending += still_pending
 
