@@ -130,3 +130,23 @@ def test_bad_strokes_are_refused_with_a_luza_error() -> None:
         sim.run({"Y": (10.0, 500.0)}, Strike("Y", 100.0, 0.0))  # off the bed
     with pytest.raises(LuzaError):
         sim.run({"Y": (500.0, 500.0), "1": (530.0, 500.0)}, Strike("Y", 100.0, 0.0))
+
+
+def test_a_hanging_ball_that_drops_after_the_end_is_gone_in_the_timeline() -> None:
+    pk = PROFILE.pockets()["middle-left"]
+    mu = 0.012 * 9810.0
+    start = (pk.mouth_centre[0], 300.0)
+    strike = Strike("1", math.sqrt(2 * mu * (300.0 - 8.5)), -math.pi / 2, follow=0.4)
+    for seed in range(20):
+        tl = Timeline(PROFILE, {"1": start, "Y": (2500.0, 900.0)}, seed=seed)
+        res = tl.strike(strike)
+        if res.events_of("hang_fall"):
+            break
+    else:
+        raise AssertionError("no seed let the hanging ball drop")
+    fall = res.events_of("hang_fall")[0]
+    assert fall.t > res.t_end and tl.now >= res.t_settled > fall.t
+    assert "1" not in tl.positions
+    assert tl.pose_at(res.t_end + 0.01)["1"].on_table  # still hanging after the end
+    assert not tl.pose_at(tl.now + 0.1)["1"].on_table
+    assert [e.type for e in tl.events][-1] == "hang_fall"

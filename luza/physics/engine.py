@@ -574,8 +574,12 @@ class Engine:
             return float(tp), "pair", (a, b)
         return float(ts), "own", (i,)
 
-    def run(self, until: float = INF) -> None:
-        """Process events in time order until none is left (or ``until``)."""
+    def run(self, until: float = INF, defer_hang_falls: bool = False) -> None:
+        """Process events in time order until none is left (or ``until``).
+
+        ``defer_hang_falls``: stop as soon as every ball is at rest even if a hanging
+        ball is still due to drop (a ``hang_fall`` comes after the stroke's end).
+        """
         same, last = 0, -INF
         for _ in range(MAX_EVENTS):
             t, what, who = self.next_time()
@@ -583,6 +587,13 @@ class Engine:
                 return
             if t > until:
                 self.t = until
+                return
+            if (
+                defer_hang_falls
+                and what == "own"
+                and self.self_kind[who[0]] == K_HANG_FALL
+                and self.at_rest()
+            ):
                 return
             if t - last < 1e-9:
                 same += 1
@@ -817,8 +828,9 @@ class Engine:
             else:
                 self.pocket(i, arg)
         elif k == K_HANG_FALL:
+            # the drop itself: rules count a hang_fall as the pot (no 'pocket' event)
             self._event("hang_fall", ball=name, pocket=g.pocket_names[arg])
-            self.pocket(i, arg)
+            self._retire(i, SEG_FALL, self.g.drop_c[arg].copy(), self.p.pocket_fall_s)
         elif k == K_MOUTH_IN:
             if self.region[i] < 0:
                 self.region[i] = arg

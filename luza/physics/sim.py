@@ -31,7 +31,12 @@ STRIKE_PAUSE_S = 0.8  # Timeline: pause between "all at rest" and the next strok
 
 @dataclass
 class ShotResult:
-    """One stroke from the cue until every ball is at rest."""
+    """One stroke from the cue until every ball is at rest.
+
+    ``events`` run from ``shot_start`` to ``shot_end`` (at ``t_end``, every ball at
+    rest), except that a ball left hanging in a mouth may drop later: its
+    ``hang_fall`` then follows ``shot_end`` (``t_settled`` is when it has gone).
+    """
 
     events: list[ev.Event]
     t_start: float
@@ -40,6 +45,8 @@ class ShotResult:
     segs: dict[str, list[Seg]]
     params: Params
     max_speeds: dict[str, float] = field(default_factory=dict)
+    # when nothing more happens: t_end, or later if a hanging ball drops after the end
+    t_settled: float = 0.0
     _starts: dict[str, list[float]] = field(default_factory=dict, repr=False)
 
     def _seg(self, ball: str, t: float) -> Seg:
@@ -154,7 +161,7 @@ class Simulator:
         )
         r = eng.r0[i].copy()
         eng.set_motion(i, r, v, w, air=vz > 0, z=0.0, vz=vz)
-        eng.run(until=t0 + max_time_s)
+        eng.run(until=t0 + max_time_s, defer_hang_falls=True)
         if not eng.at_rest():  # out of time: freeze everything where it is
             for j in range(eng.n):
                 if eng.st[j] not in (STAT, GONE):
@@ -167,6 +174,11 @@ class Simulator:
             if eng.st[j] == STAT
         }
         eng.events.append(ev.make("shot_end", t_end, None, 1.0, positions=pos))
+        # a ball left hanging over a drop may still fall, after the stroke's end
+        eng.run(until=t_end + max_time_s)
+        t_settled = t_end
+        if eng.events[-1].type == "hang_fall":
+            t_settled = eng.events[-1].t + self.params.pocket_fall_s
         return ShotResult(
             events=eng.events,
             t_start=float(t0),
@@ -175,6 +187,7 @@ class Simulator:
             segs={b: eng.segs[eng.idx[b]] for b in names},
             params=self.params,
             max_speeds={b: float(eng.max_speed[eng.idx[b]]) for b in names},
+            t_settled=float(t_settled),
         )
 
 
@@ -258,8 +271,8 @@ class Timeline:
         rots = res.final_rotations
         for b in self._positions:
             self._rotations[b] = rots[b]
-        self._now = res.t_end
-        self._pieces.append((res.t_end, _Hold(res.t_end, dict(self._positions), self._rot())))
+        self._now = max(res.t_end, res.t_settled)
+        self._pieces.append((self._now, _Hold(self._now, dict(self._positions), self._rot())))
         return res
 
     def place(self, ball: str, xy: tuple[float, float], at_t: float | None = None) -> None:
