@@ -62,7 +62,7 @@ def run(seeds: list[int], fps: float, cache: str | None, verbose: bool) -> tuple
         except Exception as e:  # a stream the rules refuse is an extractor bug: count it
             invalid += 1
             print(f"  invalid stream {name}/{s}: {e}")
-        tot.add(score(truth, ev, fps, f"{name}/{s}"))
+        tot.add(score(truth, ev, fps, f"{name}/{s}", play.timeline))
     if verbose:
         for k, tl in tot.tallies.items():
             if k == "line_cross":

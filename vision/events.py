@@ -826,6 +826,29 @@ class EventExtractor:
                         if ca and cb and ca[0] == cb[0] and t - ca[1] < CLUSTER_QUIET_S:
                             continue
                     out.append(_Cand(typ, max(t, t0), conf, fields))
+            # a ball that creeps into a cushion and stops against it touched it
+            last = solid[-1]
+            v_end = last.vel(last.t1)
+            if mv.end == "rest":
+                hit = self._object_near(mv.ball, mv.t_end, mv.anchor1, False, True, None)
+                toward = (
+                    hit is not None
+                    and hit[0] == "cushion"
+                    and (
+                        self._object_near(mv.ball, mv.t_end, mv.anchor1, True, True, v_end)
+                        is not None
+                        or float(np.linalg.norm(v_end)) < 20.0
+                    )
+                )
+                if toward:
+                    bd = self.data[mv.ball]
+                    near = [
+                        float(t)
+                        for t, xy in zip(bd.ts[mv.idx], bd.xy[mv.idx], strict=False)
+                        if np.linalg.norm(xy - mv.anchor1) <= REST_SPREAD_MM
+                    ]
+                    t_touch = near[0] if near else mv.t_end
+                    out.append(_Cand("cushion", t_touch, 0.5, hit[1]))
         out = _dedupe(out, 1.6 * self.dt)
         # endings: pots, off table, hangs, bounce-outs, line crosses
         ended = s["t_end"]
