@@ -707,12 +707,11 @@ class EventExtractor:
         # initial table: balls at rest at the start
         t_first = float(self.T[0])
         init: dict[str, list[float]] = {}
+        hidden0 = self.frames[0].hidden
         for b, bd in self.data.items():
-            if (
-                bd.rests
-                and bd.rests[0].t0 <= t_first + 0.5
-                and (not bd.moves or bd.rests[0].t0 <= bd.moves[0].t_start)
-            ):
+            first_rest = bd.rests and (not bd.moves or bd.rests[0].t0 <= bd.moves[0].t_start)
+            # seen at rest at the start, or covered at the start and on the table all along
+            if first_rest and (bd.rests[0].t0 <= t_first + 0.5 or b in hidden0):
                 init[b] = _r(bd.rests[0].anchor)
         cands: list[_Cand] = []
         on_table = set(init)
@@ -1141,7 +1140,7 @@ class EventExtractor:
                         _Cand(
                             "ball_moved",
                             mv.t_start,
-                            0.6,
+                            0.5,
                             {
                                 "ball": b,
                                 "pos": _r(mv.anchor1 if mv.anchor1 is not None else mv.anchor0),
