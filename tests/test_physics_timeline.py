@@ -150,3 +150,21 @@ def test_a_hanging_ball_that_drops_after_the_end_is_gone_in_the_timeline() -> No
     assert tl.pose_at(res.t_end + 0.01)["1"].on_table  # still hanging after the end
     assert not tl.pose_at(tl.now + 0.1)["1"].on_table
     assert [e.type for e in tl.events][-1] == "hang_fall"
+
+
+def test_a_ball_still_spinning_after_the_shot_keeps_turning_smoothly() -> None:
+    # a stun shot with heavy side into a ball frozen to the foot cushion: the cue ball
+    # stops dead and goes on spinning on the spot after everything else is still
+    pos = {"Y": (L - 34.0 - 68.0 - 300.0, W / 2), "1": (L - 34.0, W / 2)}
+    tl = Timeline(PROFILE, pos)
+    res = tl.strike(Strike("Y", 1500.0, 0.0, follow=0.0, side=0.8))
+    t_end = res.t_end
+    wz = res.state_at("Y", t_end)[2][2]
+    assert abs(wz) > 1.0  # still spinning when the shot has ended
+    r_end = tl.pose_at(t_end - 1e-6)["Y"].rotation
+    r_after = tl.pose_at(t_end + 1e-6)["Y"].rotation
+    assert np.allclose(r_end, r_after, atol=1e-4)  # no jump where the hold begins
+    later = tl.pose_at(t_end + 0.2)["Y"].rotation
+    assert not np.allclose(later, r_after, atol=1e-3)  # and it goes on turning
+    much_later = tl.pose_at(t_end + 30.0)["Y"].rotation
+    assert np.allclose(much_later, tl.pose_at(t_end + 31.0)["Y"].rotation)  # then stops

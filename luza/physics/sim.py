@@ -193,11 +193,22 @@ class Simulator:
 
 @dataclass
 class _Hold:
-    """A stretch of the timeline with nothing moving."""
+    """A stretch of the timeline with no ball travelling.
+
+    Balls in ``from_shot`` rest where ``shot`` left them and may still spin in place
+    (side spin outlasts the roll): their orientation follows that shot's last segment.
+    """
 
     t0: float
     positions: dict[str, tuple[float, float]]
     rotations: dict[str, np.ndarray]
+    shot: ShotResult | None = None
+    from_shot: frozenset[str] = frozenset()
+
+    def rotation(self, ball: str, t: float) -> np.ndarray:
+        if self.shot is not None and ball in self.from_shot:
+            return self.shot.segs[ball][-1].rotation(t)
+        return self.rotations.get(ball, np.eye(3))
 
 
 class Timeline:
@@ -225,11 +236,18 @@ class Timeline:
         self._now = float(t0)
         self._positions = {b: (float(x), float(y)) for b, (x, y) in positions.items()}
         self._rotations = {b: np.eye(3) for b in positions}
+        self._from_shot: set[str] = set()  # balls left (maybe spinning) by the last shot
         self._check_positions(self._positions)
-        self._pieces.append((self._now, _Hold(self._now, dict(self._positions), self._rot())))
+        self._hold(self._now)
 
     def _rot(self) -> dict[str, np.ndarray]:
         return {b: r.copy() for b, r in self._rotations.items()}
+
+    def _hold(self, t: float) -> None:
+        last = self.shots[-1] if self.shots else None
+        self._pieces.append(
+            (t, _Hold(t, dict(self._positions), self._rot(), last, frozenset(self._from_shot)))
+        )
 
     def _check_positions(self, positions: dict[str, tuple[float, float]]) -> None:
         Engine(self.sim.params, self.sim.geom, list(positions), positions, 0.0, emit=False)
@@ -257,6 +275,9 @@ class Timeline:
         self, strike: Strike, at_t: float | None = None, max_time_s: float = 60.0
     ) -> ShotResult:
         t = self._at(at_t)
+        if self.shots:
+            for b in self._from_shot:
+                self._rotations[b] = self.shots[-1].segs[b][-1].rotation(t)
         res = self.sim.run(
             self._positions,
             strike,
@@ -271,8 +292,9 @@ class Timeline:
         rots = res.final_rotations
         for b in self._positions:
             self._rotations[b] = rots[b]
+        self._from_shot = set(self._positions)
         self._now = max(res.t_end, res.t_settled)
-        self._pieces.append((self._now, _Hold(self._now, dict(self._positions), self._rot())))
+        self._hold(self._now)
         return res
 
     def place(self, ball: str, xy: tuple[float, float], at_t: float | None = None) -> None:
@@ -286,11 +308,14 @@ class Timeline:
         if ball not in self._rotations:
             self._rotations[ball] = np.eye(3)
         self._positions = new
+        if ball in self._from_shot and self.shots:
+            self._rotations[ball] = self.shots[-1].segs[ball][-1].rotation(t)
+            self._from_shot.discard(ball)
         self._hand_events.append(
             ev.make("ball_placed", t, None, 1.0, ball=ball, pos=[float(xy[0]), float(xy[1])])
         )
         self._now = t
-        self._pieces.append((t, _Hold(t, dict(self._positions), self._rot())))
+        self._hold(t)
 
     def remove(self, ball: str, at_t: float | None = None) -> None:
         """A hand takes ``ball`` off the table."""
@@ -300,9 +325,10 @@ class Timeline:
         new = dict(self._positions)
         del new[ball]
         self._positions = new
+        self._from_shot.discard(ball)
         self._hand_events.append(ev.make("ball_removed", t, None, 1.0, ball=ball))
         self._now = t
-        self._pieces.append((t, _Hold(t, dict(self._positions), self._rot())))
+        self._hold(t)
 
     def wait(self, seconds: float) -> None:
         self._now += max(0.0, float(seconds))
@@ -333,7 +359,7 @@ class Timeline:
         for b in self._balls:
             if b in hold.positions:
                 x, y = hold.positions[b]
-                out[b] = BallPose(x, y, 0.0, hold.rotations.get(b, np.eye(3)), True)
+                out[b] = BallPose(x, y, 0.0, hold.rotation(b, t), True)
             else:
                 out[b] = BallPose(0.0, 0.0, 0.0, np.eye(3), False)
         return out
