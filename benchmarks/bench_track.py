@@ -68,6 +68,7 @@ def run_clip(truth_path: Path) -> dict:
     id_rest_n = id_rest_ok = 0
     idmap: dict[str, str] = {}
     acc_n = acc_ok = 0
+    false_balls = 0
     racked = _racked(truth, prof) if game == "free-pyramid" else False
     confusion: dict[tuple[str, str], int] = {}
     t_proc = 0.0
@@ -131,6 +132,14 @@ def run_clip(truth_path: Path) -> dict:
             shot = int(np.searchsorted(shot_t, fr.t, side="right"))
             shots_seen.add(shot)
             pos = res.tracked.positions
+            # balls the tracker reports seeing where no ball is
+            allb = np.array(list(balls.values())) if balls else np.zeros((0, 2))
+            for k in res.tracked.visible:
+                if k in pos and (
+                    len(allb) == 0
+                    or np.linalg.norm(allb - np.array(pos[k]), axis=1).min() > 2 * MATCH_MM
+                ):
+                    false_balls += 1
             # Look-alike balls (the ivory 1-15 outside a rack, the two reds) get ids the
             # tracker chooses: the truth id -> tracker id map is fixed where a ball is
             # first seen, and a switch is a later departure from it.
@@ -189,6 +198,7 @@ def run_clip(truth_path: Path) -> dict:
         id_rest_ok=id_rest_ok,
         acc_n=acc_n,
         acc_ok=acc_ok,
+        false_balls=false_balls,
         confusion=confusion,
         track_fps=n / max(t_proc, 1e-9),
         e2e_fps=n / max(t_all, 1e-9),
@@ -283,6 +293,11 @@ def summarise(results: list[dict]) -> None:
         f"  false detections per 1000 frames: {1000 * tot['false_det'] / max(1, tot['frames']):.1f}"
     )
     acc = sum(r["acc_ok"] for r in results) / max(1, sum(r["acc_n"] for r in results))
+    fb = sum(r["false_balls"] for r in results)
+    print(
+        f"  balls the tracker reports where none is: "
+        f"{1000 * fb / max(1, tot['frames']):.2f} per 1000 frames"
+    )
     print(f"  balls at rest accounted for by the tracker (seen or hidden, right id): {acc:.4f}")
     print(f"  rack complete in {tot['rack_ok']}/{tot['rack_frames']} frames before the break")
     id_ok = sum(r["id_rest_ok"] for r in results)

@@ -332,11 +332,13 @@ def _looks_like_none(track) -> bool:
 
 
 def _balls_only(det: Detections) -> Detections:
-    """Drop what the identifier is sure is ``none`` (hands, cues: not balls)."""
+    """Drop what the identifier thinks more likely ``none`` than any ball (hands, cues)."""
     if "none" not in det.classes or len(det) == 0:
         return det
     k = det.classes.index("none")
-    return det[det.cls_prob[:, k] < NONE_DROP]
+    p_none = det.cls_prob[:, k]
+    others = np.delete(det.cls_prob, k, axis=1).max(axis=1)
+    return det[(p_none < NONE_DROP) & (p_none <= others)]
 
 
 def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
