@@ -944,8 +944,15 @@ class EventExtractor:
             if po is None:
                 continue
             pos[o] = po
+            # the striker meets the member its path reaches first
+            hit_t = {m: hits[m][0] for m in names if hits.get(m) and hits[m][1] == o}
+            t_first = min(hit_t.values()) if hit_t else None
             for b in names:
-                if np.linalg.norm(po - pos[b]) <= 2 * R + STRIKER_TOL_MM:
+                if t_first is not None:
+                    first = b in hit_t and hit_t[b] <= t_first + 1e-3
+                else:
+                    first = np.linalg.norm(po - pos[b]) <= 2 * R + STRIKER_TOL_MM
+                if first:
                     pairs.append((o, b))
         rows: list[str] = list(names)
         dv: dict[str, np.ndarray] = {b: self._first_velocity(members[b], t_c) for b in names}
