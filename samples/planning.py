@@ -26,7 +26,7 @@ from luza.physics.engine import PhysicsError
 from luza.physics.sim import ShotResult, Simulator, Timeline
 from luza.physics.state import Strike
 
-PAUSE_BEFORE_STROKE_S = 1.2  # the player settles on the shot: the cue is in view
+PAUSE_BEFORE_STROKE_S = 2.8  # the player settles on the shot (people.py shows the cue 2.6 s before)
 PAUSE_AFTER_REST_S = 0.6
 HAND_ACTION_S = 1.0  # a hand reaching in, placing or taking a ball, and leaving
 BREAK_SPEED_MM_S = (6500.0, 9000.0)
