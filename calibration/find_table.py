@@ -45,6 +45,7 @@ ASPECT_TOLERANCE = 0.25
 K2_PRIOR_SIGMA = 0.05
 NOSE_EDGE_DROP_MM = 3.0  # the visible nose edge is this far below the nose top
 EDGE_BLUR_PX = 0.6  # Gaussian sigma before edge profiles (small: less bias on uneven edges)
+NOSE_WINDOW_CW = 2.2  # the nose is looked for up to this many cushion widths inside the rail
 EDGE_TRIM_PX = 1.5  # edge points further than this from the fitted nose are dropped
 CHROMA_MIN = 0.035  # rgb-chromaticity distance always accepted as "the cloth colour"
 CLOTH_MIN_BRIGHTNESS = 0.3  # of the centre: darker than this is not the cloth
@@ -306,7 +307,7 @@ def _nose_index(
         return None
     lo_r, hi_r = max(0, rc - 6), min(n, rc + 4)
     rc = lo_r + int(np.argmax(g[lo_r:hi_r]))
-    lo = max(1, int(rc - 1.6 * cw_n))
+    lo = max(1, int(rc - NOSE_WINDOW_CW * cw_n))
     hi = min(n - 1, int(rc - 0.35 * cw_n))
     peaks = [
         q for q in range(hi, lo - 1, -1) if g[q] > thr and g[q] >= g[q - 1] and g[q] >= g[q + 1]
