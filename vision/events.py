@@ -1110,10 +1110,13 @@ class EventExtractor:
             for k, r in enumerate(bd.rests):
                 if k == 0 and b in init:
                     continue
+                # a rest after a move from a known rest is just where it stopped; after a
+                # ball appeared moving (a hand rolling it in) it is a placing
                 follows_move = any(
-                    mv.end == "rest" and mv.anchor1 is r.anchor for mv in bd.moves
-                ) or any(
-                    mv.end == "rest" and abs(mv.t_end - r.t0) <= 2 * self.dt for mv in bd.moves
+                    mv.end == "rest"
+                    and abs(mv.t_end - r.t0) <= 2 * self.dt
+                    and (mv.anchor0 is not None or k > 0 or b in init)
+                    for mv in bd.moves
                 )
                 if follows_move:
                     continue
