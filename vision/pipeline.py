@@ -30,6 +30,7 @@ TILE_RADII = 6.0  # side of a change tile in ball radii
 FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
 SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
 SETTLE_EVERY_FRAMES = 4  # ... every this many frames
+FAR_CHANGE_EVERY_FRAMES = 3  # changes away from all balls are searched this often
 RECLASSIFY_EVERY_FRAMES = 6  # continuations of tracked balls are classified this often
 NONE_DROP = 0.5  # P(none) from which a detection is not a ball
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
@@ -93,7 +94,7 @@ class VisionPipeline:
             full = True
         else:
             changed = self._changed(grid)
-            boxes = self._change_boxes(changed)
+            boxes = self._near_balls_or_due(self._change_boxes(changed), frame.index)
             boxes += self._moving_boxes()
             forced = self._forced
             self._forced = np.zeros((0, 2))
@@ -251,6 +252,32 @@ class VisionPipeline:
         x0, y0 = self.detector.roi[:2]
         s = self.stride
         return self.detector.work_box((x0 + gx0 * s, y0 + gy0 * s, x0 + gx1 * s, y0 + gy1 * s))
+
+    def _near_balls_or_due(self, boxes: list, index: int) -> list:
+        """Changes away from every ball (a hand, a cue, an arm over empty cloth) are
+        searched only every ``FAR_CHANGE_EVERY_FRAMES``-th frame: a ball placed there
+        takes far longer than that to be confirmed.  Their reference is not updated
+        meanwhile, so the change waits for its turn."""
+        if index % FAR_CHANGE_EVERY_FRAMES == 0 or not boxes:
+            return boxes
+        R = self.profile.ball_radius_mm
+        pts = [tr.xy for tr in self.tracker.tracks.values() if tr.on_table]
+        if not pts:
+            return boxes
+        w = self._work_xy(self.camera.project(np.array(pts), R).reshape(-1, 2))
+        m = 3.0 * self.detector.r_work
+        out = []
+        for b in boxes:
+            bx0, by0, bx1, by1 = b
+            near = (
+                (w[:, 0] >= bx0 - m)
+                & (w[:, 0] < bx1 + m)
+                & (w[:, 1] >= by0 - m)
+                & (w[:, 1] < by1 + m)
+            )
+            if near.any():
+                out.append(b)
+        return out
 
     def _changed_near(self, changed: np.ndarray, xy_px: np.ndarray) -> np.ndarray:
         """Whether any grid cell within 1.2 ball radii of each point changed."""
