@@ -710,67 +710,92 @@ def find_table(
             f"wrong table profile? the table in view is about {ratio:.2f}:1, "
             f"profile '{profile.name}' is {profile.aspect:.2f}:1"
         )
-    edges = nose_edge_points(img, quad, profile)
-    for i, pts in edges.items():
-        if len(pts) < 6:
-            raise CalibrationError(
-                f"could not find the cushion nose along side {i} of the table "
-                "(covered, or too little contrast)"
-            )
-
-    # ---- initial camera: plumb-line distortion, lines, homography, pose
     f_prior = FOCAL_PRIOR_FRAC * w
     if camera_hint is not None:
         f_prior = float(camera_hint.K[0, 0])
     model = _Model((w, h), f_prior, camera_hint)
-    if camera_hint is None:
-        kk1, kk2, _ = plumb_line([edges[i] for i in range(4)], (w, h), f_prior)
-    else:
-        kk1 = kk2 = 0.0
-
-    def undist(px: np.ndarray) -> np.ndarray:
-        if camera_hint is not None:
-            return camera_hint.undistort_px(px)
-        x, y = undistort_norm((px[:, 0] - w / 2) / f_prior, (px[:, 1] - h / 2) / f_prior, kk1, kk2)
-        return np.column_stack([x * f_prior + w / 2, y * f_prior + h / 2])
-
-    lines = []
-    for i in range(4):
-        u = undist(edges[i]).astype(np.float32)
-        vx, vy, x0, y0 = cv2.fitLine(u, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
-    corners_u = np.array(
-        [_line_intersect(*lines[(i - 1) % 4], *lines[i]) for i in range(4)]
-    )  # corner i starts side i
     hn = _edge_height(profile)
     L, W = profile.length_mm, profile.width_mm
     world = np.array([[0, 0], [0, W], [L, W], [L, 0]], float)  # head-left, head-right, ...
-    Hm, _ = cv2.findHomography(world, corners_u)
-    K0 = (
-        camera_hint.K
-        if camera_hint is not None
-        else np.array([[f_prior, 0, w / 2], [0, f_prior, h / 2], [0, 0, 1.0]])
-    )
-    rvec, tvec = _pose_from_homography(Hm, K0, hn)
-    if camera_hint is not None:
-        p0 = np.concatenate([rvec, tvec])
-    else:
-        p0 = np.concatenate([[math.log(f_prior), kk1, kk2], rvec, tvec])
     mm_per_px = (L + W) / (lens[0] + lens[1] + lens[2] + lens[3]) * 2.0
-    obs = _Obs(edges)
-    p, info = _bundle(model, p0, obs, profile, mm_per_px, f_prior)
-    # drop edge points the fitted model disagrees with (an arm over a cushion, a ball
-    # against it), then fit again
-    for _ in range(2):
-        kept = {}
-        for i, pts in obs.edges.items():
-            ax, v = _side_model(profile)[i]
-            r = np.abs(model.unproject(p, pts, hn)[:, ax] - v) / mm_per_px
-            sig = 1.4826 * float(np.median(r)) + 0.3
-            keep = r < max(EDGE_TRIM_PX, 3.0 * sig)
-            kept[i] = pts[keep] if keep.sum() >= 6 else pts
-        obs.edges = kept
-        p, info = _bundle(model, p, obs, profile, mm_per_px, f_prior)
+
+    def first_fit(quad_in: np.ndarray) -> tuple[np.ndarray, _Obs, list[int]]:
+        """Nose points along ``quad_in``'s sides and a camera fitted to them.  One
+        side may be missing (covered, or a poor first guess of the cloth's outline):
+        the table's known size places it."""
+        edges = nose_edge_points(img, quad_in, profile)
+        missing = [i for i, pts in edges.items() if len(pts) < 6]
+        if len(missing) > 1:
+            raise CalibrationError(
+                f"could not find the cushion nose along {len(missing)} sides of the table "
+                "(covered, or too little contrast)"
+            )
+        have = [i for i in range(4) if i not in missing]
+        # initial camera: plumb-line distortion, lines, homography, pose
+        if camera_hint is None:
+            kk1, kk2, _ = plumb_line([edges[i] for i in have], (w, h), f_prior)
+        else:
+            kk1 = kk2 = 0.0
+
+        def undist(px: np.ndarray) -> np.ndarray:
+            if camera_hint is not None:
+                return camera_hint.undistort_px(px)
+            x, y = undistort_norm(
+                (px[:, 0] - w / 2) / f_prior, (px[:, 1] - h / 2) / f_prior, kk1, kk2
+            )
+            return np.column_stack([x * f_prior + w / 2, y * f_prior + h / 2])
+
+        lines = []
+        for i in range(4):
+            if i in missing:  # the first guess of that side, for a start
+                u = undist(np.array([quad_in[i], quad_in[(i + 1) % 4]]))
+                lines.append((u[0], (u[1] - u[0]) / np.linalg.norm(u[1] - u[0])))
+                continue
+            u = undist(edges[i]).astype(np.float32)
+            vx, vy, x0, y0 = cv2.fitLine(u, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
+        corners_u = np.array(
+            [_line_intersect(*lines[(i - 1) % 4], *lines[i]) for i in range(4)]
+        )  # corner i starts side i
+        Hm, _ = cv2.findHomography(world, corners_u)
+        if Hm is None:
+            raise CalibrationError("could not fit the table's outline")
+        K0 = (
+            camera_hint.K
+            if camera_hint is not None
+            else np.array([[f_prior, 0, w / 2], [0, f_prior, h / 2], [0, 0, 1.0]])
+        )
+        rvec, tvec = _pose_from_homography(Hm, K0, hn)
+        if camera_hint is not None:
+            p0 = np.concatenate([rvec, tvec])
+        else:
+            p0 = np.concatenate([[math.log(f_prior), kk1, kk2], rvec, tvec])
+        obs = _Obs({i: edges[i] for i in have})
+        p, _ = _bundle(model, p0, obs, profile, mm_per_px, f_prior)
+        # drop edge points the fitted model disagrees with (an arm over a cushion, a
+        # ball against it), then fit again
+        for _ in range(2):
+            kept = {}
+            for i, pts in obs.edges.items():
+                ax, v = _side_model(profile)[i]
+                r = np.abs(model.unproject(p, pts, hn)[:, ax] - v) / mm_per_px
+                sig = 1.4826 * float(np.median(r)) + 0.3
+                keep = r < max(EDGE_TRIM_PX, 3.0 * sig)
+                kept[i] = pts[keep] if keep.sum() >= 6 else pts
+            obs.edges = kept
+            p, _ = _bundle(model, p, obs, profile, mm_per_px, f_prior)
+        return p, obs, missing
+
+    p, obs, missing = first_fit(quad)
+    if missing:
+        # look again along the sides where the fitted camera puts them
+        quad = model.camera(p).project(world, hn)
+        p, obs, missing = first_fit(quad)
+        if missing:
+            raise CalibrationError(
+                f"could not find the cushion nose along side {missing[0]} of the table "
+                "(covered, or too little contrast)"
+            )
     edges = dict(obs.edges)
     cam_a = model.camera(p)
 
