@@ -792,18 +792,28 @@ class EventExtractor:
         for mv in mvs:
             if mv in starts:
                 continue
-            hits[mv.ball] = self._striker(mv, moving_since)
+            hits[id(mv)] = self._striker(mv, moving_since)
             moving_since.setdefault(mv.ball, mv.t_start)
         clusters = self._clusters([mv for mv in mvs if mv not in starts])
-        in_cluster = {mv.ball for cl in clusters for mv in cl}
+        in_cluster = {id(mv) for cl in clusters for mv in cl}
+        cl_of = {
+            m.ball: (k, min(x.t_start for x in cl)) for k, cl in enumerate(clusters) for m in cl
+        }
+
+        def same_cluster_soon(a: str, b: str, t: float) -> bool:
+            ca, cb = cl_of.get(a), cl_of.get(b)
+            return bool(ca and cb and ca[0] == cb[0] and t - ca[1] < CLUSTER_QUIET_S)
+
         for cl in clusters:
             out += self._cluster_contacts(cl, hits)
         for mv in mvs:
-            if mv in starts or mv.ball in in_cluster:
+            if mv in starts or id(mv) in in_cluster:
                 continue
-            hit = hits.get(mv.ball)
+            hit = hits.get(id(mv))
             if hit is not None:
                 t, other, conf = hit
+                if same_cluster_soon(other, mv.ball, t):
+                    continue  # a rack ball jammed a moment, moving on: not a new contact
                 t = max(t, t0)
                 po = self.pos_at(other, t)
                 mid = _r(0.5 * (po + mv.anchor0)) if po is not None else _r(mv.anchor0)
@@ -813,17 +823,12 @@ class EventExtractor:
                 out.append(_Cand("ball_moved", mv.t_start, 0.5, {"ball": mv.ball, "pos": _r(a0)}))
         # breaks inside each move (balls of a cluster just broken up separate slowly
         # side by side: bends between them right after are not new contacts)
-        cl_of = {
-            m.ball: (k, min(x.t_start for x in cl)) for k, cl in enumerate(clusters) for m in cl
-        }
         for mv in mvs:
             solid = [pc for pc in mv.pieces if pc.n >= 2] or mv.pieces
             for p, q in zip(solid, solid[1:], strict=False):
                 for t, typ, fields, conf in self._contacts_between(mv.ball, p, q):
-                    if typ == "collision":
-                        ca, cb = cl_of.get(fields["a"]), cl_of.get(fields["b"])
-                        if ca and cb and ca[0] == cb[0] and t - ca[1] < CLUSTER_QUIET_S:
-                            continue
+                    if typ == "collision" and same_cluster_soon(fields["a"], fields["b"], t):
+                        continue
                     out.append(_Cand(typ, max(t, t0), conf, fields))
             # a ball that creeps into a cushion and stops against it touched it
             last = solid[-1]
@@ -930,7 +935,7 @@ class EventExtractor:
         pos = {m.ball: m.anchor0 for m in cl}
         outside: dict[str, float] = {}
         for m in cl:
-            h = hits.get(m.ball)
+            h = hits.get(id(m))
             if h is not None and h[1] not in members:
                 outside[h[1]] = h[2]
         pairs: list[tuple[str, str]] = []
@@ -945,7 +950,11 @@ class EventExtractor:
                 continue
             pos[o] = po
             # the striker meets the member its path reaches first
-            hit_t = {m: hits[m][0] for m in names if hits.get(m) and hits[m][1] == o}
+            hit_t = {
+                b: hits[id(members[b])][0]
+                for b in names
+                if hits.get(id(members[b])) and hits[id(members[b])][1] == o
+            }
             t_first = min(hit_t.values()) if hit_t else None
             for b in names:
                 if t_first is not None:
