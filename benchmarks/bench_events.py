@@ -29,7 +29,7 @@ from pathlib import Path
 from luza.samples.scenes import SCENES
 from luza.vision.events import extract_events, read_positions_csv
 from luza.vision.events_truth import Noise, Score, load_play, sample_scene, score
-from luza.vision.shots import shot_records
+from luza.vision.shots import describe, shot_records
 
 TARGETS = {"pocket": 0.995, "cushion": 0.98, "collision": 0.97}
 
@@ -119,6 +119,11 @@ def real(dir_: str, table: str, game: str) -> None:
         for e in ev:
             if e.type not in ("table_state", "line_cross"):
                 print("  " + e.to_json()[:200])
+        try:
+            for rec in shot_records(ev, game):
+                print("  record: " + describe(rec))
+        except Exception as e:  # the rules refusing the stream is an extractor bug
+            print(f"  the rules refuse this stream: {e}")
 
 
 def main(argv: list[str] | None = None) -> int:
