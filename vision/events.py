@@ -757,7 +757,86 @@ class EventExtractor:
             if conf < LOW_CONFIDENCE:
                 data["uncertain"] = True
             events.append(make(c.type, c.t, self._frame_of(c.t), round(conf, 3), **data))
-        return events
+        return self._consistent(events)
+
+    def _consistent(self, events: list[Event]) -> list[Event]:
+        """Make the stream one the rules accept whatever the tracker gave (a ball that
+        shows up out of nowhere, one that vanished without a pocket): a ball the stream
+        has not put on the table is placed (confidence 0.3, uncertain) before the stroke
+        it first appears in; a ball on the table missing from a ``shot_end`` keeps its
+        last known position there."""
+        on: dict[str, list[float]] = {}
+        last_pos: dict[str, list[float]] = {}
+        out: list[Event] = []
+        stroke_at: int | None = None  # index in out of the running stroke's shot_start
+
+        def place(b: str, pos, at: int | None) -> None:
+            pos = list(pos) if pos is not None else last_pos.get(b, [self.L / 2, self.W / 2])
+            if at is None:
+                t = out[-1].t if out else float(self.T[0])
+                ev = make("ball_placed", t, self._frame_of(t), 0.3, ball=b, pos=pos, uncertain=True)
+                out.append(ev)
+            else:
+                t = out[at].t
+                ev = make("ball_placed", t, self._frame_of(t), 0.3, ball=b, pos=pos, uncertain=True)
+                out.insert(at, ev)
+            on[b] = pos
+
+        def need(b: str, pos=None) -> None:
+            nonlocal stroke_at
+            if b not in on:
+                place(b, pos, stroke_at)
+                if stroke_at is not None:
+                    stroke_at += 1
+
+        for e in events:
+            typ = e.type
+            if typ == "table_state":
+                on = {b: list(v) for b, v in e["positions"].items()}
+                last_pos.update(on)
+                out.append(e)
+                continue
+            if typ == "shot_start":
+                if stroke_at is None:
+                    stroke_at = len(out)
+                need(e["cue_ball"])
+            elif typ == "collision":
+                need(e["a"], e.get("pos"))
+                need(e["b"], e.get("pos"))
+            elif typ in ("cushion", "line_cross", "bounce_out", "hang", "off_table", "pocket"):
+                need(e["ball"], e.get("pos"))
+                if typ in ("off_table", "pocket"):
+                    on.pop(e["ball"], None)
+            elif typ == "hang_fall":
+                need(e["ball"])
+                on.pop(e["ball"], None)
+            elif typ == "ball_moved":
+                need(e["ball"], e.get("pos"))
+                on[e["ball"]] = list(e["pos"])
+            elif typ == "ball_placed":
+                on[e["ball"]] = list(e["pos"])
+            elif typ == "ball_removed":
+                if e["ball"] not in on:
+                    continue  # never on the table as far as this stream goes
+                on.pop(e["ball"], None)
+            elif typ == "shot_end":
+                pos = dict(e["positions"])
+                for b in list(pos):
+                    need(b, pos[b])
+                for b, p in on.items():
+                    pos.setdefault(b, p)
+                for b in list(pos):
+                    if b not in on:
+                        del pos[b]
+                on.update({b: list(v) for b, v in pos.items()})
+                last_pos.update(on)
+                e = Event(e.type, e.t, e.frame, e.confidence, {**e.data, "positions": pos})
+                stroke_at = None
+            for k in ("pos",):
+                if k in e.data and e.get("ball") in on:
+                    last_pos[e["ball"]] = list(e[k])
+            out.append(e)
+        return out
 
     def _shot_events(self, s: dict) -> list[_Cand]:
         R = self.R
