@@ -187,3 +187,22 @@ def test_refusals(tmp_path):
     bad.write_text("frame,t,ball\n1,0.0,Y\n")
     with pytest.raises(EventsError):
         read_positions_csv(bad)
+
+
+def test_a_ball_first_seen_inside_a_stroke_keeps_the_stream_valid():
+    W = PROFILE.width_mm
+
+    def cue(t):
+        return (1000.0 + 1500.0 * min(max(t - 0.5, 0.0), 0.6), W / 2)
+
+    def ghost(t):  # something ball-like appears mid-stroke and drifts (a hand? the tracker?)
+        return (2500.0 + 300.0 * min(t - 0.8, 0.5), 400.0) if t >= 0.8 else None
+
+    ev = extract_events(frames_of({"Y": cue, "5": ghost}, 3.0), PROFILE, "free-pyramid")
+    placed = [e for e in ev if e.type == "ball_placed"]
+    assert [e["ball"] for e in placed] == ["5"]
+    assert placed[0].get("uncertain") and placed[0].confidence < 0.6
+    start = next(e for e in ev if e.type == "shot_start")
+    assert placed[0].t <= start.t and ev.index(placed[0]) < ev.index(start)
+    recs = shot_records(ev, "free-pyramid")
+    assert "5" in recs[0].at_rest

@@ -814,7 +814,10 @@ class EventExtractor:
                 need(e["ball"], e.get("pos"))
                 on[e["ball"]] = list(e["pos"])
             elif typ == "ball_placed":
-                on[e["ball"]] = list(e["pos"])
+                b = e["ball"]
+                if b in on and math.dist(on[b], e["pos"]) <= 2 * START_MM:
+                    continue  # already put there (placed before the stroke it showed up in)
+                on[b] = list(e["pos"])
             elif typ == "ball_removed":
                 if e["ball"] not in on:
                     continue  # never on the table as far as this stream goes
