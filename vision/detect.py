@@ -53,6 +53,8 @@ FG_SUPPORT = 0.58  # mean foreground a candidate needs over its central disc
 FG_CORE_FRACTION = 0.5  # that disc's radius / ball radius (shadows between balls fail it)
 POCKET_DARK_REL = 0.45  # a dark blob in a pocket mouth is the hole, not a ball
 NEIGHBOUR_COS = math.cos(math.radians(50.0))  # rim pixels this close to a neighbour's side
+CLUTTER_RING_RADII = 1.6  # ring around a peak checked for unexplained foreground ...
+CLUTTER_RING_FRACTION = 0.5  # ... more of it than this: not a ball
 REFINE_MIN_SCORE = 0.6  # detections scoring less (motion blur) keep their coarse centre
 FULL_RIM_COVERAGE = 260.0  # degrees of free rim for a free-radius circle fit
 
@@ -125,6 +127,7 @@ class BallDetector:
         self._cloth: tuple[np.ndarray, np.ndarray] | None = None  # fixed cloth model
         self._image: np.ndarray | None = None
         self.inward_edges = True  # rim edges get brighter towards the centre (no dark balls)
+        self.reject_clutter = True  # drop peaks inside unexplained foreground (hands)
         self.edge_radius_factor = 1.0  # measured rim radius / expected radius (free rims)
         self._radius_ratios: list[float] = []
         self._grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -380,6 +383,13 @@ class BallDetector:
         ix = np.clip(np.round(pts).astype(int), 0, [w - 1, h - 1])
         dark = self._mean_rel(rel, pts) < POCKET_DARK_REL
         bad = dark & self.pocket_zone[oy + ix[:, 1], ox + ix[:, 0]]
+        if self.reject_clutter and len(pts):
+            others = pts
+            known = neighbours_px if neighbours_px is not None else skip_px
+            if known is not None and len(known):
+                nb = self._to_work(known) - np.array([ox, oy])
+                others = np.vstack([pts, nb])
+            bad |= self._unexplained_ring(fg, pts, others) > CLUTTER_RING_FRACTION
         pts, score = pts[~bad], score[~bad]
         x0, y0 = self.roi[:2]
         xy_px = (pts + np.array([ox, oy]) + 0.5) / self.scale - 0.5 + np.array([x0, y0])
@@ -481,6 +491,29 @@ class BallDetector:
         if len(self._radius_ratios) >= 3:
             self.edge_radius_factor = float(np.median(self._radius_ratios[-200:]))
             self._radius_ratios = self._radius_ratios[-200:]
+        return out
+
+    def _unexplained_ring(self, fg: np.ndarray, pts: np.ndarray, others: np.ndarray) -> np.ndarray:
+        """Fraction of a ring 1.6 radii around each peak that is foreground no ball explains.
+
+        Around a ball lies cloth, or the balls touching it; around a finger or a
+        knuckle lies the rest of the hand.  Points of the ring within a radius of
+        another ball (found or known) count as explained."""
+        rw = self.r_work
+        h, w = fg.shape
+        ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+        ring = np.stack([np.cos(ang), np.sin(ang)], 1) * CLUTTER_RING_RADII * rw
+        out = np.zeros(len(pts))
+        for i, p in enumerate(pts):
+            q = p[None] + ring
+            qi = np.round(q).astype(int)
+            inside = (qi[:, 0] >= 0) & (qi[:, 0] < w) & (qi[:, 1] >= 0) & (qi[:, 1] < h)
+            f = np.zeros(len(q))
+            f[inside] = fg[qi[inside, 1], qi[inside, 0]]
+            d = np.linalg.norm(q[:, None] - others[None], axis=2)
+            d[:, i] = np.inf if i < others.shape[0] else d[:, i]
+            explained = d.min(axis=1) < 1.05 * rw
+            out[i] = float(((f > 0.5) & ~explained).mean())
         return out
 
     def _grid_xy(self, k: int) -> tuple[np.ndarray, np.ndarray]:
