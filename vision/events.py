@@ -881,6 +881,11 @@ class EventExtractor:
         cl_of = {
             m.ball: (k, min(x.t_start for x in cl)) for k, cl in enumerate(clusters) for m in cl
         }
+        for k, cl in enumerate(clusters):  # the ball that broke a cluster belongs with it
+            for m in cl:
+                h = hits.get(id(m))
+                if h is not None and h[1] not in cl_of:
+                    cl_of[h[1]] = (k, min(x.t_start for x in cl))
 
         def same_cluster_soon(a: str, b: str, t: float) -> bool:
             ca, cb = cl_of.get(a), cl_of.get(b)
@@ -1032,11 +1037,13 @@ class EventExtractor:
                 continue
             pos[o] = po
             # the striker meets the member its path reaches first
-            hit_t = {
-                b: hits[id(members[b])][0]
-                for b in names
-                if hits.get(id(members[b])) and hits[id(members[b])][1] == o
-            }
+            # when would the striker's path have reached each member (whatever ball each
+            # member's own start was put down to: in a frozen cluster they start at once)
+            hit_t = {}
+            for b in names:
+                h = self._striker(members[b], {o: -math.inf})
+                if h is not None:
+                    hit_t[b] = h[0]
             t_first = min(hit_t.values()) if hit_t else None
             for b in names:
                 if t_first is not None:
