@@ -44,6 +44,8 @@ SPOT_MAX_RESIDUAL_MM = 5.0
 ASPECT_TOLERANCE = 0.25
 K2_PRIOR_SIGMA = 0.05
 NOSE_EDGE_DROP_MM = 3.0  # the visible nose edge is this far below the nose top
+HEAD_FRAMES = 6  # single frames also searched for the head-end markings
+HEAD_MARK_MAX_OFFSET_MM = 20.0  # a head-end marking further off is something else
 EDGE_BLUR_PX = 0.6  # Gaussian sigma before edge profiles (small: less bias on uneven edges)
 NOSE_WINDOW_CW = 2.2  # the nose is looked for up to this many cushion widths inside the rail
 EDGE_TRIM_PX = 1.5  # edge points further than this from the fitted nose are dropped
@@ -803,14 +805,27 @@ def find_table(
     grey = _grey(img)
     cam_b = _rot_about_table(cam_a, L, W)
     asym_lines, asym_spots = _mirror_names(profile)
+    # on the background and on single frames (a cue or an arm lying where a marking
+    # would be under the wrong hypothesis is in few of them), near the expected place
+    step = max(1, len(frames_l) // HEAD_FRAMES)
+    greys = (
+        [grey] + [_grey(f) for f in frames_l[::step][:HEAD_FRAMES]] if len(frames_l) > 1 else [grey]
+    )
+
+    def evidence(measure, cam: CameraModel, name: str) -> float:
+        vals = []
+        for g in greys:
+            r = measure(g, cam, profile, name)
+            ok = r["found"] and abs(r["offset_mm"]) < HEAD_MARK_MAX_OFFSET_MM
+            vals.append(r["significance"] if ok else 0.0)
+        return float(np.median(vals))
+
     score = [0.0, 0.0]
     for k, cam in enumerate((cam_a, cam_b)):
         for name in asym_lines:
-            r = measure_line(grey, cam, profile, name)
-            score[k] += r["significance"] if r and r["found"] else 0.0
+            score[k] += evidence(measure_line, cam, name)
         for name in asym_spots:
-            r = measure_spot(grey, cam, profile, name)
-            score[k] += r["significance"] if r and r["found"] else 0.0
+            score[k] += evidence(measure_spot, cam, name)
     decided_by = "markings"
     if max(score) > 0 and min(score) < 0.5 * max(score):
         use_b = score[1] > score[0]
