@@ -64,6 +64,8 @@ CUE_BUTT_RGB = (0.06, 0.025, 0.015)  # ebony / rosewood
 CUE_WRAP_RGB = (0.02, 0.02, 0.02)
 
 CUE_LENGTH_MM = 1600.0
+MAX_LEAN_MM = 450.0  # how far a player's head reaches over the bed from the cushion nose
+REST_RGB = (0.04, 0.035, 0.03)  # the rest (mechanical bridge) for balls out of reach
 SKIN_RGB = (0.55, 0.32, 0.22)
 SLEEVE_RGB = (0.05, 0.05, 0.06)
 HAIR_RGB = (0.035, 0.025, 0.018)
@@ -277,10 +279,21 @@ def cue_for_strike(
     dist_to_bridge = R + 230.0 - (R + gap)  # from tip to the bridge along the cue
     cue_h_at_bridge = tip_h + max(dist_to_bridge, 0.0) * math.tan(el)
     palm_h = max(base_h + 20.0, cue_h_at_bridge - 14.0) + lift * 0.8
+    # The player stands at the rail: the head may lean at most MAX_LEAN_MM over the
+    # bed. For a ball far from the rail the bridge hand cannot reach: a rest takes it.
+    head_s = max(330.0, _run_to_edge(profile, bridge_xy, -d) - MAX_LEAN_MM)
+    use_rest = head_s > 330.0 + 150.0
     wrist = bridge_xy - d * 40.0 - side * 25.0
+    if use_rest:
+        rest_head = (bridge_xy[0], bridge_xy[1], cue_h_at_bridge - 12.0)
+        out.append(Ellipsoid(rest_head, (28.0, 60.0, 16.0), angle_rad, REST_RGB))
+        butt = bridge_xy - d * (head_s + 150.0) + side * 160.0
+        out.append(Capsule(rest_head, (butt[0], butt[1], palm_h + 380.0), 8.0, 11.0, REST_RGB, 0.4))
+        wrist = bridge_xy - d * (head_s + 20.0) + side * 150.0
+        palm_h = palm_h + 300.0
     out += _hand(wrist, d + side * 0.35, palm_h, skin_rgb, spread_mm=12.0, curl_mm=14)
     # The player: chin over the cue ~0.35 m behind the bridge, shoulders either side.
-    head_xy = bridge_xy - d * 330.0
+    head_xy = bridge_xy - d * head_s
     mid_xy = head_xy - d * 100.0
     mid = np.array([mid_xy[0], mid_xy[1], palm_h + 280.0 + lift])
     side3 = np.array([side[0], side[1], 0.0])
@@ -295,7 +308,7 @@ def cue_for_strike(
         sleeve_rgb,
     )
     # Grip hand on the butt, the forearm hanging down to it from the elbow.
-    grip_s = 1330.0
+    grip_s = min(CUE_LENGTH_MM - 60.0, max(1330.0, head_s + 230.0 + (R + gap) + 330.0))
     grip_xy = tip_xy - d * grip_s * math.cos(el)
     grip_h = tip_h + grip_s * math.sin(el)
     g3 = _reach(grip_sh, np.array([grip_xy[0], grip_xy[1], grip_h + 30.0]))
@@ -309,6 +322,18 @@ def cue_for_strike(
     )
     out += _body(mid, -d, d, HAIR_RGB, sleeve_rgb)
     return out
+
+
+def _run_to_edge(profile: TableProfile, p: np.ndarray, u: np.ndarray) -> float:
+    """How far from ``p`` along the unit vector ``u`` the bed ends (cushion nose lines)."""
+    L, W = profile.length_mm, profile.width_mm
+    ts = []
+    for k, lim in ((0, L), (1, W)):
+        if u[k] > 1e-9:
+            ts.append((lim - p[k]) / u[k])
+        elif u[k] < -1e-9:
+            ts.append(-p[k] / u[k])
+    return max(0.0, min(ts)) if ts else 0.0
 
 
 def nearest_rail_direction(profile: TableProfile, pos: tuple[float, float]) -> np.ndarray:
