@@ -54,7 +54,8 @@ FG_CORE_FRACTION = 0.5  # that disc's radius / ball radius (shadows between ball
 POCKET_DARK_REL = 0.45  # a dark blob in a pocket mouth is the hole, not a ball
 NEIGHBOUR_COS = math.cos(math.radians(50.0))  # rim pixels this close to a neighbour's side
 CLUTTER_RING_RADII = 1.6  # ring around a peak checked for unexplained foreground ...
-CLUTTER_RING_FRACTION = 0.5  # ... more of it than this: not a ball
+CLUTTER_RING_FRACTION = 0.5  # ... more of it than this: a finger or a ball in a hand ...
+CLUTTER_SCORE_FACTOR = 0.3  # ... whose score is scaled by this
 REFINE_MIN_SCORE = 0.6  # detections scoring less (motion blur) keep their coarse centre
 FULL_RIM_COVERAGE = 260.0  # degrees of free rim for a free-radius circle fit
 
@@ -127,7 +128,7 @@ class BallDetector:
         self._cloth: tuple[np.ndarray, np.ndarray] | None = None  # fixed cloth model
         self._image: np.ndarray | None = None
         self.inward_edges = True  # rim edges get brighter towards the centre (no dark balls)
-        self.reject_clutter = True  # drop peaks inside unexplained foreground (hands)
+        self.reject_clutter = True  # lower the score of peaks inside unexplained foreground
         self.edge_radius_factor = 1.0  # measured rim radius / expected radius (free rims)
         self._radius_ratios: list[float] = []
         self._grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -389,7 +390,10 @@ class BallDetector:
             if known is not None and len(known):
                 nb = self._to_work(known) - np.array([ox, oy])
                 others = np.vstack([pts, nb])
-            bad |= self._unexplained_ring(fg, pts, others) > CLUTTER_RING_FRACTION
+            ring = self._unexplained_ring(fg, pts, others)
+            # inside a hand: either a finger or a ball held by it -- the score says so,
+            # the classifier decides (see pipeline._balls_only)
+            score = np.where(ring > CLUTTER_RING_FRACTION, score * CLUTTER_SCORE_FACTOR, score)
         pts, score = pts[~bad], score[~bad]
         x0, y0 = self.roi[:2]
         xy_px = (pts + np.array([ox, oy]) + 0.5) / self.scale - 0.5 + np.array([x0, y0])

@@ -32,6 +32,8 @@ SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
 SETTLE_EVERY_FRAMES = 4  # ... every this many frames
 FAR_CHANGE_EVERY_FRAMES = 1  # >1 searches changes away from all balls less often (3 lost balls)
 RECLASSIFY_EVERY_FRAMES = 6  # continuations of tracked balls are classified this often
+CLUTTER_SCORE = 0.3  # detections scored below this lie in unexplained foreground ...
+HELD_BALL_PROB = 0.9  # ... and are kept only when the classifier is this sure of a ball
 NONE_DROP = 0.5  # P(none) from which a detection is not a ball
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
 
@@ -364,8 +366,12 @@ def _balls_only(det: Detections) -> Detections:
         return det
     k = det.classes.index("none")
     p_none = det.cls_prob[:, k]
-    others = np.delete(det.cls_prob, k, axis=1).max(axis=1)
-    return det[(p_none < NONE_DROP) & (p_none <= others)]
+    balls = np.delete(det.cls_prob, k, axis=1)
+    best = balls.max(axis=1)
+    uniform = best - balls.min(axis=1) < 1e-9  # a tracked ball's continuation
+    # inside a hand (a low score) only what the classifier is sure of is a ball
+    clutter = (det.score < CLUTTER_SCORE) & ~uniform & (best < HELD_BALL_PROB)
+    return det[(p_none < NONE_DROP) & (p_none <= best) & ~clutter]
 
 
 def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
