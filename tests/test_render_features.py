@@ -115,7 +115,9 @@ def test_hand_over_a_ball_hides_it(straight):
 def test_cue_and_bridge_arm_hide_a_ball_behind_the_cue_ball(straight):
     cue_ball = (L * 0.5, W * 0.5)
     angle = 0.0  # striking towards the foot: the cue and arm lie towards the head
-    hidden = BallPose(cue_ball[0] - 600.0, cue_ball[1])  # under the player's head
+    # The player stands at the head rail and leans over it (a rest carries the cue):
+    # a ball near that rail on the stroke line is under his head and shoulders.
+    hidden = BallPose(people.MAX_LEAN_MM - 250.0, cue_ball[1])
     far = BallPose(cue_ball[0] + 800.0, cue_ball[1])
     poses = {"W1": BallPose(*cue_ball), "R1": hidden, "R2": far}
     alone = straight.render(poses, noise=False)
