@@ -105,6 +105,11 @@ def test_detections_type_selects_and_merges():
     assert len(both) == 3 and both.score.tolist() == [0.8, 0.9, 0.8]
     d.classes, d.cls_prob = ("a", "b"), np.array([[0.2, 0.8], [0.7, 0.3]])
     assert d.labels == ["b", "a"]
+    # selecting no row keeps the classes, so merging keeps everyone's classes
+    none = d[np.array([False, False])]
+    assert none.classes == ("a", "b") and none.cls_prob.shape == (0, 2)
+    merged = Detections.merge([d, none])
+    assert merged.classes == ("a", "b") and merged.labels == ["b", "a"]
 
 
 def test_real_ground_truth_precision_recall():

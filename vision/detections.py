@@ -33,7 +33,13 @@ class Detections:
         self.radius_px = np.asarray(self.radius_px, dtype=np.float64).reshape(n)
         self.score = np.asarray(self.score, dtype=np.float64).reshape(n)
         cp = np.asarray(self.cls_prob, dtype=np.float64)
-        self.cls_prob = cp.reshape(n, len(self.classes)) if cp.size else np.zeros((n, 0))
+        k = len(self.classes)
+        if k and cp.size == n * k:
+            self.cls_prob = cp.reshape(n, k)  # n == 0 included: no rows, still k classes
+        elif cp.size:
+            self.cls_prob = cp.reshape(n, -1)
+        else:
+            self.cls_prob = np.zeros((n, 0))
 
     def __len__(self) -> int:
         return len(self.xy_px)
