@@ -232,7 +232,7 @@ class FiveBall(Game):
     def _own_ball(self, p: str) -> str:
         return "W1" if self.owner["W1"] == p else "W2"
 
-    def _take_call(self, shot: ShotRecord) -> Item | None:
+    def fb_6_take_call(self, shot: ShotRecord) -> Item | None:
         """The call for this stroke: the last one entered before its shot_end."""
         calls = [c for c in self.pending_calls if c.t <= shot.t_end]
         calls += [c for c in shot.inputs_of_type("call") if c.t <= shot.t_end]
@@ -249,7 +249,7 @@ class FiveBall(Game):
         return Ruling(shot.n, player, shot.cue_ball)
 
     # ------------------------------------------------------------ the lag
-    def _lag(self, shot: ShotRecord) -> Ruling:
+    def fb_3_lag(self, shot: ShotRecord) -> Ruling:
         """FB-3: both players strike together; nearest the head cushion wins."""
         r = Ruling(0, None, None)
         # Calls and choices entered after the lag are for the break.
@@ -306,7 +306,7 @@ class FiveBall(Game):
             r.score = dict(self.scores)
             return r
         if self.decider is not None:
-            return self._decider_lag(r, winner, shot)
+            return self.fb_14_3_decider_lag(r, winner, shot)
         r.add_rule("FB-3.5")
         takes_two = any(c.get("kind") == "ball-2" for c in shot.inputs_of_type("choice"))
         breaker = self._other(winner) if takes_two else winner
@@ -324,9 +324,9 @@ class FiveBall(Game):
     # ------------------------------------------------------------ a stroke
     def rule(self, shot: ShotRecord) -> Ruling:
         if shot.lag:
-            if self.started and not self._decider_unstarted():
+            if self.started and not self.fb_14_3_decider_unstarted():
                 raise rule_error(shot.start.where, "a lag after the game has started")
-            return self._lag(shot)
+            return self.fb_3_lag(shot)
         if self.winner_ is not None:
             raise rule_error(
                 shot.start.where, f"a stroke after the game is over (winner {self.winner_})"
@@ -348,7 +348,7 @@ class FiveBall(Game):
                 float(self.options["break_minutes"]) * 60.0,
             )
         choices = self._choices(shot)
-        self._clock_inputs(choices, player, r)
+        self.fb_14_clock_inputs(choices, player, r)
         if player != self.inning_player:
             self.inning_player = player
             self.kaisa_straight_middle_in_inning = False  # FB-8.5: per inning
@@ -359,16 +359,16 @@ class FiveBall(Game):
         self.hand.discard(player)
         own = self._own_ball(player)
         cue = shot.cue_ball
-        late_falls = self._hang_falls(shot, r)
+        late_falls = self.fb_11_4_hanging_balls(shot, r)
         self._low_confidence(shot, r)
         obs = observe(cue, [i.event for i in shot.events] + self._timely_falls)
         before = shot.before
-        self._touching(shot, r, cue)
+        self.fb_11_1_touching_balls(shot, r, cue)
         if self.decider is not None:
-            return self._decider_stroke(shot, r, player, obs)
+            return self.fb_14_3_decider_stroke(shot, r, player, obs)
 
-        call_item = self._take_call(shot)
-        call = self._call(call_item, shot, own)
+        call_item = self.fb_6_take_call(shot)
+        call = self.fb_6_call(call_item, shot, own)
 
         # ---------------------------------------------------------- fouls
         no_points: list[str] = []
@@ -376,7 +376,7 @@ class FiveBall(Game):
             r.add_foul("FB-10.8", f"{player} struck {cue}, the opponent's white ({own} is his)")
         if shot.before_rest:
             r.add_foul("FB-10.13", "struck before all balls had stopped (FB-7.1)")
-        self._operator_fouls(shot, r, player, no_points)
+        self.fb_10_operator_fouls(shot, r, player, no_points)
         for b in obs.off_table():
             r.add_foul("FB-10.2", f"{b} left the table")
             if b != cue and obs.pocketed():
@@ -387,15 +387,15 @@ class FiveBall(Game):
                 "FB-10.11", "the kaisa went straight into a middle pocket twice in a row (FB-8.5b)"
             )
         fc = obs.first_contact()
-        crossed = self._crossed_head_line(shot, obs, cue)
+        crossed = self.fb_9_5_crossed_head_line(shot, obs, cue)
         if is_break:
             r.add_rule("FB-5.1")
             for rule, why in check_opening(before, self.profile):
                 r.notes.append(f"{rule}: {why}")
                 r.add_rule(rule)
-            self._break_fouls(shot, obs, r, fc)
+            self.fb_5_2_break_fouls(shot, obs, r, fc)
         if is_break or from_hand:
-            hand_foul = self._hand_fouls(shot, obs, r, fc, crossed, is_break)
+            hand_foul = self.fb_9_ball_in_hand_fouls(shot, obs, r, fc, crossed, is_break)
             if hand_foul and not is_break and not crossed and cue == own:
                 # FB-9.7: the cue ball is lifted; ball in hand again next turn.
                 r.notes.append(
@@ -413,7 +413,7 @@ class FiveBall(Game):
         elif self.options["auto_call"] and obs.pocketed():
             allowed = None
             if from_hand and not is_break:
-                allowed = self._hand_allows
+                allowed = self.fb_9_3_hand_allows
             a = auto_call(obs, allowed, self.cfg)
             j = a.best
             if j is not None:
@@ -432,7 +432,12 @@ class FiveBall(Game):
                 r.notes.append(f"call not made: {why}")
             if j.wrong_pocket_luikka:
                 r.add_foul("FB-10.3", f"the called luikka went into {j.route.pocket}")
-        if made and (from_hand and not is_break) and j is not None and not self._hand_allows(j):
+        if (
+            made
+            and (from_hand and not is_break)
+            and j is not None
+            and not self.fb_9_3_hand_allows(j)
+        ):
             made = False
             r.add_rule("FB-9.3")
             r.notes.append("from hand only corner pots and banked middle pots score (FB-9.3)")
@@ -461,7 +466,7 @@ class FiveBall(Game):
                 self.kaisa_straight_middle_in_inning = True
             elif "K" in obs.pocketed():
                 self.kaisa_straight_middle_in_inning = False
-            keep_turn = self._end_of_game(r, player, points, j)
+            keep_turn = self.fb_13_end_of_game(r, player, points, j)
         elif r.foul:
             r.add_rule("FB-10")
             r.notes.append("foul: no points, the turn passes")
@@ -478,14 +483,14 @@ class FiveBall(Game):
         if self.winner_ is None:
             self.turn = player if keep_turn else self._other(player)
         # ---------------------------------------------------------- balls back
-        self._balls_after(shot, obs, r, late_falls)
-        self._clock_after(shot, r, player, keep_turn)
+        self.fb_12_balls_after(shot, obs, r, late_falls)
+        self.fb_14_clock_after(shot, r, player, keep_turn)
         r.next = None if self.winner_ is not None else self.turn
         r.score = dict(self.scores)
         return r
 
     # ------------------------------------------------------------ parts
-    def _hang_falls(self, shot: ShotRecord, r: Ruling) -> list[Item]:
+    def fb_11_4_hanging_balls(self, shot: ShotRecord, r: Ruling) -> list[Item]:
         """FB-11.4: a hanging ball that drops within 5 s of the stroke's end counts.
 
         Later drops (FB-11.5) are returned: the ball goes back where it hung.
@@ -514,7 +519,7 @@ class FiveBall(Game):
                     f"check: low-confidence '{it.type}' ({it.confidence:.2f}) at t={it.t:g} s"
                 )
 
-    def _touching(self, shot: ShotRecord, r: Ruling, cue: str) -> None:
+    def fb_11_1_touching_balls(self, shot: ShotRecord, r: Ruling, cue: str) -> None:
         """FB-11.1: say when the cue ball touches another ball at the strike."""
         c = shot.before.get(cue)
         if c is None:
@@ -525,7 +530,7 @@ class FiveBall(Game):
                 r.add_rule("FB-11.1")
                 r.notes.append(f"{cue} touches {b}: it must be played away from it (FB-11.1)")
 
-    def _call(self, item: Item | None, shot: ShotRecord, own: str) -> Call | None:
+    def fb_6_call(self, item: Item | None, shot: ShotRecord, own: str) -> Call | None:
         if item is None:
             return None
         try:
@@ -545,7 +550,7 @@ class FiveBall(Game):
                 )
         return call
 
-    def _hand_allows(self, j: Judgement) -> bool:
+    def fb_9_3_hand_allows(self, j: Judgement) -> bool:
         """FB-9.3: from hand, corner pots and banked middle pots only; no luikka."""
         if j.pocketing is None or j.pocketing.called == "luikka":
             return False
@@ -553,7 +558,9 @@ class FiveBall(Game):
             return False
         return j.pocketing.pocket_kind == "corner" or j.pocketing.banked
 
-    def _operator_fouls(self, shot: ShotRecord, r: Ruling, player: str, no_points: list) -> None:
+    def fb_10_operator_fouls(
+        self, shot: ShotRecord, r: Ruling, player: str, no_points: list
+    ) -> None:
         for it in shot.inputs_of_type("foul"):
             kind = str(it["kind"])
             rule, is_foul = FOUL_KINDS.get(kind, (str(it.get("rule") or "FB-10"), True))
@@ -591,7 +598,7 @@ class FiveBall(Game):
             elif is_foul:
                 r.add_foul(rule, f"referee: {kind}")
 
-    def _crossed_head_line(self, shot: ShotRecord, obs: ShotObs, cue: str) -> bool:
+    def fb_9_5_crossed_head_line(self, shot: ShotRecord, obs: ShotObs, cue: str) -> bool:
         for it in shot.of_type("line_cross"):
             if it["ball"] == cue and it["line"] == "house":
                 return True
@@ -602,7 +609,7 @@ class FiveBall(Game):
         rest = shot.at_rest.get(cue)
         return rest is not None and rest[0] > self.head_x
 
-    def _break_fouls(self, shot: ShotRecord, obs: ShotObs, r: Ruling, fc: str | None) -> None:
+    def fb_5_2_break_fouls(self, shot: ShotRecord, obs: ShotObs, r: Ruling, fc: str | None) -> None:
         """FB-5.2 (a)-(c); FB-10.12."""
         if "K" in obs.pocketed():
             r.add_foul("FB-5.2", "the kaisa may not be pocketed on the break (FB-5.2a)")
@@ -619,7 +626,7 @@ class FiveBall(Game):
         if r.foul:
             r.add_rule("FB-10.12")
 
-    def _hand_fouls(
+    def fb_9_ball_in_hand_fouls(
         self,
         shot: ShotRecord,
         obs: ShotObs,
@@ -667,7 +674,7 @@ class FiveBall(Game):
             )
         return len(r.fouls) > n
 
-    def _end_of_game(self, r: Ruling, player: str, points: int, j: Judgement) -> bool:
+    def fb_13_end_of_game(self, r: Ruling, player: str, points: int, j: Judgement) -> bool:
         """FB-13: returns whether the player keeps the turn."""
         new = self.scores[player] + points
         if new < self.target or j.pocketing is None:
@@ -693,7 +700,7 @@ class FiveBall(Game):
         )
         return False
 
-    def _balls_after(
+    def fb_12_balls_after(
         self, shot: ShotRecord, obs: ShotObs, r: Ruling, late_falls: list[Item]
     ) -> None:
         """Whites to hand (FB-9.1), reds / kaisa to their spots (FB-12)."""
@@ -796,7 +803,7 @@ class FiveBall(Game):
         self.positions = dict(shot.after)
 
     # ------------------------------------------------------------ FB-14
-    def _clock_inputs(self, choices: list[Item], player: str, r: Ruling) -> None:
+    def fb_14_clock_inputs(self, choices: list[Item], player: str, r: Ruling) -> None:
         for c in choices:
             kind = c.get("kind")
             who = str(c.get("player") or player)
@@ -833,7 +840,7 @@ class FiveBall(Game):
             except ClockError as e:
                 raise rule_error(c.where, str(e)) from None
 
-    def _clock_after(self, shot: ShotRecord, r: Ruling, player: str, keep_turn: bool) -> None:
+    def fb_14_clock_after(self, shot: ShotRecord, r: Ruling, player: str, keep_turn: bool) -> None:
         """FB-14.1: the warning, time-up, the last innings, then the decider."""
         if self.clock is None or self.winner_ is not None:
             return
@@ -859,13 +866,13 @@ class FiveBall(Game):
                 r.notes.append(f"last inning: {self.turn} (FB-14.1)")
             else:
                 self.last_plan = None
-                self._start_decider(r)
+                self.fb_14_3_start_decider(r)
 
-    def _decider_unstarted(self) -> bool:
+    def fb_14_3_decider_unstarted(self) -> bool:
         d = self.decider
         return d is not None and not any(d.played.values()) and d.inning_start
 
-    def _decider_lag(self, r: Ruling, winner: str, shot: ShotRecord) -> Ruling:
+    def fb_14_3_decider_lag(self, r: Ruling, winner: str, shot: ShotRecord) -> Ruling:
         """FB-14.2: a lag decides who chooses the decider's starter."""
         d = self.decider
         assert d is not None
@@ -880,7 +887,7 @@ class FiveBall(Game):
         self.positions = dict(shot.after)
         return r
 
-    def _start_decider(self, r: Ruling) -> None:
+    def fb_14_3_start_decider(self, r: Ruling) -> None:
         first = self.decider_first or self.owner["W1"]
         self.decider = PenaltyDecider(
             first,
@@ -901,16 +908,18 @@ class FiveBall(Game):
             f"{self.spots['fb-foot-end'][1]:.0f}); cue ball in hand (FB-14.3)"
         )
 
-    def _decider_stroke(self, shot: ShotRecord, r: Ruling, player: str, obs: ShotObs) -> Ruling:
+    def fb_14_3_decider_stroke(
+        self, shot: ShotRecord, r: Ruling, player: str, obs: ShotObs
+    ) -> Ruling:
         """FB-14.3 .. FB-14.8: kaisa or luikka, 6 for the start shot into a corner."""
         d = self.decider
         assert d is not None
         if player != d.current:
             r.notes.append(f"decider: {d.current} was to play")
         r.add_rule("FB-14.3" if d.inning_start else "FB-14.4")
-        call_item = self._take_call(shot)
+        call_item = self.fb_6_take_call(shot)
         own = self._own_ball(player)
-        call = self._call(call_item, shot, own)
+        call = self.fb_6_call(call_item, shot, own)
         if call is not None and call.ball not in ("K", own):
             raise rule_error(
                 call_item.where if call_item else "",
