@@ -8,11 +8,12 @@ import json
 import cv2
 import numpy as np
 import pytest
+from render_helpers import poses, pyramid_camera, renderer
 
 from luza.calibration.profiles import load_profile
 from luza.cli import main
 from luza.events import read_jsonl
-from luza.vision.synthframe import SynthBall, SynthTable, pyramid_camera
+from luza.physics.state import BallPose
 
 PROFILE = load_profile("pyramid-12ft")
 
@@ -21,14 +22,14 @@ PROFILE = load_profile("pyramid-12ft")
 def clip(tmp_path_factory):
     d = tmp_path_factory.mktemp("clip")
     cam = pyramid_camera(PROFILE, (960, 540))
-    table = SynthTable(cam, PROFILE, seed=2)
-    rack = [SynthBall(x, y) for x, y in PROFILE.rack_positions()]
+    table = renderer(cam, PROFILE, seed=2)
+    rack = poses((str(k + 1), x, y) for k, (x, y) in enumerate(PROFILE.rack_positions()))
     fps = 30.0
     w = cv2.VideoWriter(str(d / "c.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps, (960, 540))
     y0 = np.array([PROFILE.length_mm / 4, PROFILE.width_mm / 2 + 200])
     for i in range(12):
         y = y0 + np.array([1500.0, 0.0]) * i / fps  # the yellow rolls at 1.5 m/s
-        w.write(table.render([*rack, SynthBall(y[0], y[1], "yellow")], noise=1.5, seed=i))
+        w.write(table.render({**rack, "Y": BallPose(y[0], y[1])}, t=i / fps))
     w.release()
     truth = {"camera": cam.to_dict(), "table": {"name": PROFILE.name}, "frames": []}
     (d / "c.truth.json").write_text(json.dumps(truth))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from render_helpers import poses, pyramid_camera, renderer
 from scipy.optimize import linear_sum_assignment
 
 from luza.calibration.profiles import load_profile
 from luza.vision.detect import BallDetector
 from luza.vision.detections import Detections
-from luza.vision.synthframe import SynthBall, SynthTable, pyramid_camera
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
@@ -18,25 +18,26 @@ R = PROFILE.ball_radius_mm
 def _layout():
     L, W = PROFILE.size_mm
     pk = PROFILE.pockets()
-    balls = [SynthBall(x, y) for x, y in PROFILE.rack_positions()]  # 15 touching ivory balls
-    balls.append(SynthBall(L / 4, W / 2, "yellow"))
-    balls.append(SynthBall(600.0, R, "ivory"))  # against the left cushion
-    balls.append(SynthBall(1500.0, W - R, "ivory"))  # against the right cushion
-    balls.append(SynthBall(R, 700.0, "ivory"))  # against the head cushion
+    # 15 touching ivory balls
+    balls = [(str(k + 1), x, y) for k, (x, y) in enumerate(PROFILE.rack_positions())]
+    balls.append(("Y", L / 4, W / 2))
+    balls.append(("16", 600.0, R))  # ivory, against the left cushion
+    balls.append(("17", 1500.0, W - R))  # against the right cushion
+    balls.append(("18", R, 700.0))  # against the head cushion
     mc = np.array(pk["middle-left"].mouth_centre)
-    balls.append(SynthBall(mc[0], mc[1] + 0.6 * R, "ivory"))  # in the middle pocket's jaws
+    balls.append(("19", mc[0], mc[1] + 0.6 * R))  # in the middle pocket's jaws
     fr = pk["foot-right"]
     p = np.array(fr.mouth_centre) - np.array(fr.inward) * 0.9 * R
-    balls.append(SynthBall(p[0], p[1], "ivory"))  # in the corner jaws
+    balls.append(("20", p[0], p[1]))  # in the corner jaws
     return balls
 
 
 @pytest.fixture(scope="module")
 def scene():
     cam = pyramid_camera(PROFILE, (1280, 720))
-    table = SynthTable(cam, PROFILE, seed=3)
+    table = renderer(cam, PROFILE, seed=3)
     balls = _layout()
-    img = table.render(balls, noise=2.0, seed=5)
+    img = table.render(poses(balls), t=5.0)
     return cam, table, balls, img
 
 
@@ -49,7 +50,7 @@ def _match(det: Detections, truth: np.ndarray):
 def test_every_ball_found_with_parallax_corrected_centres(scene):
     cam, _, balls, img = scene
     det = BallDetector(cam, PROFILE).detect(img)
-    truth = np.array([(b.x_mm, b.y_mm) for b in balls])
+    truth = np.array([(x, y) for _, x, y in balls])
     err, extra = _match(det, truth)
     assert len(det) == len(balls), "one detection per ball, none extra"
     assert extra == 0
@@ -74,7 +75,7 @@ def test_the_rack_is_fifteen_separate_balls(scene):
 
 def test_empty_table_has_no_detections(scene):
     cam, table, _, _ = scene
-    img = table.render([], noise=2.0, seed=9)
+    img = table.render({}, t=9.0)
     det = BallDetector(cam, PROFILE).detect(img)
     assert len(det) == 0
 

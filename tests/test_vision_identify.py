@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from render_helpers import poses, pyramid_camera, renderer
 
 from luza.calibration.profiles import load_profile
 from luza.vision.detect import BallDetector
@@ -14,7 +15,6 @@ from luza.vision.identify import (
     BallIdentifier,
     ball_crop,
 )
-from luza.vision.synthframe import SynthBall, SynthTable, pyramid_camera
 
 PROFILE = load_profile("pyramid-12ft")
 
@@ -22,13 +22,9 @@ PROFILE = load_profile("pyramid-12ft")
 @pytest.fixture(scope="module")
 def frame():
     cam = pyramid_camera(PROFILE, (1280, 720))
-    balls = [
-        SynthBall(900, 500, "ivory"),
-        SynthBall(1500, 900, "yellow"),
-        SynthBall(2100, 1300, "red"),
-        SynthBall(2700, 600, "white", dots=1),
-    ]
-    img = SynthTable(cam, PROFILE, seed=4).render(balls, seed=1)
+    # an ivory numbered ball, the coloured (yellow) ball, a red, a white with dots
+    balls = [("7", 900, 500), ("Y", 1500, 900), ("R1", 2100, 1300), ("W1", 2700, 600)]
+    img = renderer(cam, PROFILE, seed=4).render(poses(balls), t=1.0)
     det = BallDetector(cam, PROFILE).detect(img)
     order = np.argsort(det.xy_mm[:, 0])
     return img, det[order]

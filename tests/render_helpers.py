@@ -1,0 +1,102 @@
+"""Shared set-up for tests that need rendered frames: the project renderer, cached.
+
+Building a :class:`luza.samples.render.Renderer` (rays, table maps, shaded background)
+costs a second or two per camera, so renderers are kept in a small cache keyed by
+everything that changes them; a test module asks for the same one as often as it
+likes.  Cameras come from :meth:`CameraModel.looking_down`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import OrderedDict
+
+import numpy as np
+
+from luza.calibration.camera import CameraModel
+from luza.calibration.profiles import TableProfile, load_profile
+from luza.physics.state import BallPose
+from luza.samples.look import CLOTH_COLOURS, Look
+from luza.samples.people import hand_at
+from luza.samples.render import Renderer
+
+PYR = load_profile("pyramid-12ft")
+CACHE_SIZE = 4  # renderers kept (a 1080p one holds ~0.3 GB of maps)
+_CACHE: OrderedDict[str, Renderer] = OrderedDict()
+# Ids given to anonymous calibration-test balls: mostly ivory, some coloured.
+ANON_IDS = ("1", "2", "Y", "3", "4", "5", "6", "7", "8", "9", "10", "11")
+
+
+def pyramid_camera(
+    profile: TableProfile = PYR, image_size: tuple[int, int] = (1280, 720), **kw
+) -> CameraModel:
+    """A typical overhead camera for tests: 3 m up, slight tilt, mild barrel distortion."""
+    kw.setdefault("height_mm", 3000.0)
+    kw.setdefault("tilt_deg", (1.0, -0.5))
+    kw.setdefault("dist", (-0.05, 0.01, 0.0, 0.0, 0.0))
+    return CameraModel.looking_down(profile.size_mm, image_size, **kw)
+
+
+def unmarked(profile: TableProfile) -> TableProfile:
+    """The same table with no spots or lines drawn on the cloth."""
+    return dataclasses.replace(profile, marked_spots=(), marked_lines=())
+
+
+def cloth_look(name: str, **changes) -> Look:
+    """The default look with a named cloth colour (``samples.look.CLOTH_COLOURS``)."""
+    return Look(cloth_rgb=CLOTH_COLOURS[name], **changes)
+
+
+def renderer(
+    camera: CameraModel,
+    profile: TableProfile = PYR,
+    look: Look | None = None,
+    game: str = "free-pyramid",
+    seed: int = 0,
+) -> Renderer:
+    """A (cached) renderer of ``profile`` through ``camera``."""
+    key = json.dumps(
+        [
+            camera.to_dict(),
+            repr(profile),
+            repr(look or Look()),
+            game,
+            seed,
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    r = _CACHE.get(key)
+    if r is None:
+        r = Renderer(profile, camera, look=look, game=game, seed=seed)
+        _CACHE[key] = r
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return r
+
+
+def poses(balls) -> dict[str, BallPose]:
+    """``[(id, x_mm, y_mm), ...]`` -> ``{id: BallPose}`` (at rest on the cloth)."""
+    return {b: BallPose(float(x), float(y)) for b, x, y in balls}
+
+
+def table_frame(
+    r: Renderer,
+    balls: list[tuple[float, float]] | None = None,
+    arm: bool = False,
+    seed: int = 0,
+    noise: bool = True,
+) -> np.ndarray:
+    """A calibration-test view: anonymous balls at ``balls`` (table mm), optionally a
+    player's arm and hand reaching in from the nearest rail to a random place."""
+    rng = np.random.default_rng(seed)
+    pz = poses((ANON_IDS[i % len(ANON_IDS)], x, y) for i, (x, y) in enumerate(balls or []))
+    occ = []
+    if arm:
+        L, W = r.profile.size_mm
+        target = (float(rng.uniform(0.2, 0.8) * L), float(rng.uniform(0.25, 0.75) * W))
+        occ = hand_at(r.profile, target, 0.0, 1.0, 0.45)
+    return r.render(pz, occ, t=float(seed), noise=noise)
