@@ -7,11 +7,11 @@ import json
 import cv2
 import numpy as np
 import pytest
+from render_helpers import renderer, table_frame
 
 from luza.calibration.calib import Calibration, CalibrationError, calibrate
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import load_profile
-from luza.calibration.synth import render_table
 from luza.cli import main
 
 PYR = load_profile("pyramid-12ft")
@@ -22,7 +22,7 @@ CAM = CameraModel.looking_down(
 
 @pytest.fixture(scope="module")
 def cal() -> Calibration:
-    return calibrate([render_table(PYR, CAM, seed=i) for i in range(2)], PYR)
+    return calibrate([table_frame(renderer(CAM), seed=i) for i in range(2)], PYR)
 
 
 def test_save_load_round_trip(cal, tmp_path):
@@ -65,7 +65,7 @@ def test_load_refuses_garbage(tmp_path):
 
 def test_cli_calibrate_writes_json_and_overlay(tmp_path, capsys):
     img = tmp_path / "table.png"
-    cv2.imwrite(str(img), render_table(PYR, CAM, seed=4))
+    cv2.imwrite(str(img), table_frame(renderer(CAM), seed=4))
     out, ov = tmp_path / "calib.json", tmp_path / "check.png"
     rc = main(
         ["calibrate", str(img), "--table", "pyramid-12ft", "-o", str(out), "--overlay", str(ov)]

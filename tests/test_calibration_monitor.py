@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from render_helpers import renderer, table_frame
 
 from luza.calibration.calib import calibrate
 from luza.calibration.camera import CameraModel
@@ -49,9 +50,8 @@ def test_still_camera_with_moving_balls_raises_nothing():
     cam = _cam()
     rng = np.random.default_rng(2)
     frames = [
-        render_table(
-            PYR,
-            cam,
+        table_frame(
+            renderer(cam),
             seed=i,
             arm=i % 3 == 0,
             balls=[(rng.uniform(100, 3400), rng.uniform(100, 1700)) for _ in range(8)],
