@@ -206,3 +206,23 @@ def test_a_ball_first_seen_inside_a_stroke_keeps_the_stream_valid():
     assert placed[0].t <= start.t and ev.index(placed[0]) < ev.index(start)
     recs = shot_records(ev, "free-pyramid")
     assert "5" in recs[0].at_rest
+
+
+def test_a_stroke_before_the_table_is_at_rest_ends_the_running_one():
+    W = PROFILE.width_mm
+
+    def slow(t):  # ball 1 still rolls slowly (decelerating) from the first stroke
+        s = min(max(t - 0.5, 0.0), 3.0)
+        return (600.0 + 600.0 * s - 100.0 * s * s, 300.0)
+
+    def struck(t):  # Y is struck at 1.5 s while ball 1 rolls, far away
+        return (2500.0 + 1200.0 * min(max(t - 1.5, 0.0), 0.5), W - 300.0)
+
+    ev = extract_events(frames_of({"1": slow, "Y": struck}, 5.0), PROFILE, "free-pyramid")
+    starts = [e for e in ev if e.type == "shot_start"]
+    assert [e["cue_ball"] for e in starts] == ["1", "Y"]
+    assert abs(starts[1].t - 1.5) <= 1 / FPS
+    cut = [e for e in ev if e.type == "shot_end" and e.get("at_rest") is False]
+    assert len(cut) == 1 and cut[0].t <= starts[1].t
+    recs = shot_records(ev, "free-pyramid")
+    assert len(recs) == 2 and recs[1].before_rest

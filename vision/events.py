@@ -78,6 +78,8 @@ STROKE_MIN_SPEED_MM_S = 60.0  # slower than this outside a shot: a nudge, not a 
 CREEP_MERGE_S = 0.6  # a ball of the last shot moving again this soon: still that shot
 LINE_HYSTERESIS_MM = 1.5
 LOW_CONFIDENCE = 0.6
+BEFORE_REST_MIN_SPEED_MM_S = 400.0  # a stroke while balls still roll: at least this fast
+BEFORE_REST_CLEAR_RADII = 6.0  # ... and this far from every moving ball
 CLUSTER_QUIET_S = 0.35  # no new contact inside a cluster this soon after it broke up
 COLLISION_DV_COS = 0.5  # a contact's velocity change points away from the other ball
 CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: one cluster
@@ -724,6 +726,16 @@ class EventExtractor:
                 continue  # appeared moving (placed by a rolling hand?), handled below
             speed0 = float(np.linalg.norm(mv.pieces[0].vel(mv.pieces[0].t0)))
             if cur is not None and mv.t_start <= cur["t_end"] + 0.5 * self.dt:
+                if self._struck_while_moving(mv, cur, speed0):
+                    # GR-15.2: a stroke before the table came to rest ends the running one
+                    cur["cut_at"] = mv.t_start
+                    cur = {
+                        "moves": [mv],
+                        "t_start": mv.t_start,
+                        "t_end": max(cur["t_end"], mv.t_end),
+                    }
+                    shots.append(cur)
+                    continue
                 cur["moves"].append(mv)
                 cur["t_end"] = max(cur["t_end"], mv.t_end)
                 continue
@@ -947,6 +959,20 @@ class EventExtractor:
             out += self._mouth_events(mv)
             out += self._line_events(mv)
         gone = {c.data["ball"] for c in out if c.type in ("pocket", "off_table")}
+        cut = s.get("cut_at")
+        if cut is not None:
+            # the next stroke came before the rest: end this one where the balls are
+            gone = {c.data["ball"] for c in out if c.type in ("pocket", "off_table") and c.t < cut}
+            positions = {}
+            for b in self.data:
+                p = self.pos_at(b, cut)
+                if b not in gone and p is not None:
+                    positions[b] = _r(p)
+            t_end = cut - 1e-4
+            out.append(_Cand("shot_end", t_end, 0.8, {"positions": positions, "at_rest": False}))
+            s["t_end_event"] = t_end
+            s["positions"] = positions
+            return out
         positions = {}
         for b, bd in self.data.items():
             if b in gone:
@@ -959,6 +985,27 @@ class EventExtractor:
         s["t_end_event"] = t_end
         s["positions"] = positions
         return out
+
+    def _struck_while_moving(self, mv: Move, cur: dict, speed0: float) -> bool:
+        """A ball set moving fast, far from every moving ball, with no ball reaching it,
+        while the last stroke still runs: a new stroke before the table came to rest."""
+        R = self.R
+        if mv.anchor0 is None or speed0 < BEFORE_REST_MIN_SPEED_MM_S:
+            return False
+        for m in cur["moves"]:
+            p = self.pos_at(m.ball, mv.t_start)
+            if p is not None and np.linalg.norm(p - mv.anchor0) < BEFORE_REST_CLEAR_RADII * R:
+                return False
+        for bd in self.data.values():  # a frozen neighbour set moving at the same time
+            for m in bd.moves:
+                if (
+                    m is not mv
+                    and m.anchor0 is not None
+                    and abs(m.t_start - mv.t_start) <= CLUSTER_DT_FRAMES * self.dt
+                    and np.linalg.norm(m.anchor0 - mv.anchor0) <= 2 * R + CLUSTER_GAP_MM
+                ):
+                    return False
+        return self._striker(mv, {m.ball: m.t_start for m in cur["moves"]}) is None
 
     def _clusters(self, mvs: list[Move]) -> list[list[Move]]:
         """Touching balls set moving together (a rack, a cluster): groups of 2 or more."""
