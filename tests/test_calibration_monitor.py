@@ -1,8 +1,16 @@
-"""The monitor notices a knocked camera and recalibrates; a still camera is left alone."""
+"""The monitor notices a knocked camera and recalibrates; a still camera is left alone.
+
+Frames come from the project renderer (``tests/render_helpers.py``).  The knocked-camera
+test also runs on the flat stand-in ``calibration/synth.py``: on the renderer the
+monitor's recalibration (from the median of several frames: the clean cloth) is refused
+as "no table in view" (the bug ``test_calibration_find.test_clean_cloth_is_a_table``
+records), so that case is a strict xfail until the calibrator is fixed.
+"""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from render_helpers import renderer, table_frame
 
 from luza.calibration.calib import calibrate
@@ -20,20 +28,31 @@ def _cam(**kw) -> CameraModel:
     )
 
 
-def test_knocked_camera_is_noticed_and_recalibrated():
+@pytest.mark.parametrize(
+    "real",
+    [
+        False,
+        pytest.param(
+            True,
+            marks=pytest.mark.xfail(
+                strict=True, reason="recalibration refuses the clean cloth: no table in view"
+            ),
+        ),
+    ],
+)
+def test_knocked_camera_is_noticed_and_recalibrated(real):
     rng = np.random.default_rng(1)
     a, b = _cam(), _cam(roll_deg=1.0, offset_mm=(40.0, 0.0))
 
     def frames(cam, n, s0):
-        return [
-            render_table(
-                PYR,
-                cam,
-                seed=s0 + i,
-                balls=[(rng.uniform(100, 3400), rng.uniform(100, 1700)) for _ in range(4)],
-            )
-            for i in range(n)
-        ]
+        out = []
+        for i in range(n):
+            balls = [(rng.uniform(100, 3400), rng.uniform(100, 1700)) for _ in range(4)]
+            if real:
+                out.append(table_frame(renderer(cam), seed=s0 + i, balls=balls))
+            else:
+                out.append(render_table(PYR, cam, seed=s0 + i, balls=balls))
+        return out
 
     before, after = frames(a, 8, 0), frames(b, 10, 100)
     mon = TableMonitor(calibrate(before[:2], PYR), check_every=4)
