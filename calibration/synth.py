@@ -5,6 +5,22 @@ pocket holes, spots, the house line, a few balls and an optional "arm" -- with
 the exact :class:`CameraModel` projection (lens distortion and parallax
 included), so the ground truth is known to the pixel.  The project's full
 renderer lives in ``luza.samples.render``; this one has no dependency on it.
+
+Why it is still here (the calibration tests were ported to the project renderer
+where they can be): on ``luza.samples.render`` frames the calibrator does not yet meet
+two tests' figures, so these cases still render with this module --
+
+* ``tests/test_calibration_find.py``, the strong-lens 720p camera (k1 = -0.25, 2.7 m up):
+  the bed corners come out 2.7-13 px off (tests: 2.0 / 2.5 px) and bed points up to
+  17-75 mm off (test: 8 mm), for the bed test and for the cloth-colour tests on it;
+* ``tests/test_calibration_monitor.py``, the knocked camera: the monitor recalibrates
+  from the median of several frames, i.e. the clean, empty cloth, which
+  ``find_table.segment_cloth`` refuses as "no table in view" (k-means splits an evenly
+  lit cloth into three similar clusters, none over 35 %).
+
+Both renderer cases are in the tests as strict xfails (``test_clean_cloth_is_a_table``
+and the monitor test's ``real=True`` case); once the calibrator passes them, port the
+remaining cases and delete this module.
 """
 
 from __future__ import annotations

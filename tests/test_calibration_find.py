@@ -5,9 +5,9 @@ Views come from the project renderer (``luza.samples.render``, via
 1080p mild-lens camera, upright and turned, with and without markings, three cloth
 colours.  The strong-lens 720p camera (its bed test and its cloth colours) still uses the
 flat stand-in ``calibration/synth.py``: on the project renderer the calibrator misses
-these tests' figures there (corners
-2.7-13 px against 2.0-2.5 px, bed points up to 17-75 mm against 8 mm; the README's
-benchmark shows the same weakness: distortion not pinned near the image corners).
+these tests' figures there (corners 2.7-13 px against 2.0-2.5 px, bed points up to
+17-75 mm against 8 mm; the README's benchmark shows the same weakness: distortion not
+pinned near the image corners).
 A view of the clean, empty cloth (the median of three frames) is refused as "no table
 in view" on the renderer: ``test_clean_cloth_is_a_table`` records that bug.
 """
