@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import test_rules_fp_properties as gen  # noqa: E402
+
 from luza.rules.record import score_items  # noqa: E402
 
 

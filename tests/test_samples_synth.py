@@ -30,8 +30,12 @@ def _types(play, typ):
         ("fp-miss", lambda p: not _types(p, "collision")),
         ("fp-penalty", lambda p: len(_types(p, "ball_removed")) == 1),
         ("fp-respot", lambda p: len(_types(p, "ball_placed")) == 2),
-        ("fb-kaisa-middle", lambda p: any(
-            e["ball"] == "K" and e["pocket"].startswith("middle") for e in _types(p, "pocket"))),
+        (
+            "fb-kaisa-middle",
+            lambda p: any(
+                e["ball"] == "K" and e["pocket"].startswith("middle") for e in _types(p, "pocket")
+            ),
+        ),
         ("fb-luikka", lambda p: any(e["ball"] == "W1" for e in _types(p, "pocket"))),
     ],
 )
