@@ -78,6 +78,7 @@ STROKE_MIN_SPEED_MM_S = 60.0  # slower than this outside a shot: a nudge, not a 
 CREEP_MERGE_S = 0.6  # a ball of the last shot moving again this soon: still that shot
 LINE_HYSTERESIS_MM = 1.5
 LOW_CONFIDENCE = 0.6
+DEDUPE_MIN_S = 0.05  # the same contact found twice this close in time is one
 BEFORE_REST_MIN_SPEED_MM_S = 400.0  # a stroke while balls still roll: at least this fast
 BEFORE_REST_CLEAR_RADII = 6.0  # ... and this far from every moving ball
 CLUSTER_QUIET_S = 0.35  # no new contact inside a cluster this soon after it broke up
@@ -952,7 +953,7 @@ class EventExtractor:
                     ]
                     t_touch = near[0] if near else mv.t_end
                     out.append(_Cand("cushion", t_touch, 0.5, hit[1]))
-        out = _dedupe(out, 1.6 * self.dt)
+        out = _dedupe(out, max(1.6 * self.dt, DEDUPE_MIN_S))
         # endings: pots, off table, hangs, bounce-outs, line crosses
         ended = s["t_end"]
         for mv in mvs:
@@ -1371,9 +1372,7 @@ def _dedupe(cands: list[_Cand], window_s: float) -> list[_Cand]:
             dup = next(
                 (o for o in reversed(out) if _key(o) == k and abs(o.t - c.t) <= window_s), None
             )
-            if dup is not None:
-                if c.conf > dup.conf:
-                    dup.t, dup.data = c.t, c.data
+            if dup is not None:  # keep the earlier finding: the later one re-finds it
                 dup.conf = min(0.99, max(dup.conf, c.conf) + 0.05)
                 continue
         out.append(c)
