@@ -109,6 +109,9 @@ def check_light(img: np.ndarray) -> None:
 
 
 # ------------------------------------------------------------------ segmentation
+CLUSTER_MERGE_LAB = 8.0  # Lab distance (lightness weighted 0.35): clusters this close are one cloth
+
+
 def segment_cloth(img: np.ndarray) -> tuple[np.ndarray, float]:
     """Filled mask of the cloth region (at a reduced scale) and that scale."""
     h, w = img.shape[:2]
@@ -124,10 +127,16 @@ def segment_cloth(img: np.ndarray) -> tuple[np.ndarray, float]:
     _, labels, centres = cv2.kmeans(patch, 3, None, crit, 2, cv2.KMEANS_PP_CENTERS)
     counts = np.bincount(labels.ravel(), minlength=3)
     big = int(np.argmax(counts))
-    if counts[big] < 0.35 * len(patch):
+    # An evenly lit, empty cloth splits into near-identical clusters: those whose
+    # chromaticity is within CLUSTER_MERGE_LAB of the biggest are the same cloth
+    # (lightness counts less: lamps fall off towards the rails).
+    wl = np.array([0.35, 1.0, 1.0], np.float32)
+    same = np.linalg.norm((centres - centres[big]) * wl, axis=1) < CLUSTER_MERGE_LAB
+    in_cloth = same[labels.ravel()]
+    if in_cloth.sum() < 0.35 * len(patch):
         raise CalibrationError("no table in view: the image centre has no dominant cloth colour")
-    c = centres[big]
-    member = patch[labels.ravel() == big]
+    member = patch[in_cloth]
+    c = member.mean(axis=0)
 
     def dist(wl: float) -> tuple[np.ndarray, float]:
         wts = np.array([wl, 1.0, 1.0], np.float32)
@@ -142,7 +151,7 @@ def segment_cloth(img: np.ndarray) -> tuple[np.ndarray, float]:
     # change brightness, not hue) and not much darker than the centre
     bgr = small.astype(np.float32) + 1.0
     chroma = bgr / bgr.sum(-1, keepdims=True)
-    cpatch = chroma[y0:y1, x0:x1].reshape(-1, 3)[labels.ravel() == big]
+    cpatch = chroma[y0:y1, x0:x1].reshape(-1, 3)[in_cloth]
     c_ref = np.median(cpatch, axis=0)
     c_spread = float(np.percentile(np.linalg.norm(cpatch - c_ref, axis=1), 90))
     c_dist = np.linalg.norm(chroma - c_ref, axis=-1)

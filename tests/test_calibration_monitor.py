@@ -1,10 +1,9 @@
 """The monitor notices a knocked camera and recalibrates; a still camera is left alone.
 
-Frames come from the project renderer (``tests/render_helpers.py``).  The knocked-camera
-test also runs on the flat stand-in ``calibration/synth.py``: on the renderer the
-monitor's recalibration (from the median of several frames: the clean cloth) is refused
-as "no table in view" (the bug ``test_calibration_find.test_clean_cloth_is_a_table``
-records), so that case is a strict xfail until the calibrator is fixed.
+Frames come from the project renderer (``tests/render_helpers.py``); the knocked-camera
+test also runs on the flat stand-in ``calibration/synth.py``.  The recalibration works
+from the median of several frames, i.e. the clean cloth, which the calibrator must
+accept (``test_calibration_find.test_clean_cloth_is_a_table``).
 """
 
 from __future__ import annotations
@@ -32,12 +31,7 @@ def _cam(**kw) -> CameraModel:
     "real",
     [
         False,
-        pytest.param(
-            True,
-            marks=pytest.mark.xfail(
-                strict=True, reason="recalibration refuses the clean cloth: no table in view"
-            ),
-        ),
+        True,
     ],
 )
 def test_knocked_camera_is_noticed_and_recalibrated(real):
