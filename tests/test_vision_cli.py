@@ -72,7 +72,11 @@ def test_track_writes_positions_and_events(clip):
     for k in range(15):
         assert np.linalg.norm(np.array(first[str(k + 1)]) - rack[k]) < 8.0, "rack numbering"
     ev = read_jsonl(out / "ev.jsonl")
-    assert ev[0].type == "table_state" and len(ev[0]["positions"]) == 16
+    # The event stage writes the stream: every ball is accounted for, the yellow
+    # (moving from the first frame, never at rest in this short clip) by a placing.
+    assert ev[0].type == "table_state"
+    accounted = set(ev[0]["positions"]) | {e["ball"] for e in ev if e.type == "ball_placed"}
+    assert accounted == {"Y", *(str(k) for k in range(1, 16))}
     assert (out / "ov.mp4").stat().st_size > 1000
 
 

@@ -26,6 +26,7 @@ from luza.calibration.profiles import TableProfile, load_profile
 from luza.errors import LuzaError
 from luza.events import GAMES, write_jsonl
 
+from .events import FrameObs, extract_events, frames_from_tracker
 from .pipeline import VisionPipeline
 from .sources import Frame, open_source
 
@@ -137,7 +138,7 @@ def cmd_track(args: argparse.Namespace) -> int:
                 f"the video is {src.size[0]}x{src.size[1]}"
             )
         pipe = VisionPipeline(cam, profile, args.game)
-        events = []
+        observed: list[FrameObs] = []
         writer = None
         if args.overlay:
             writer = cv2.VideoWriter(
@@ -159,7 +160,7 @@ def cmd_track(args: argparse.Namespace) -> int:
 
             for fr in frames():
                 res = pipe.process(fr)
-                events.extend(res.tracked.events)
+                observed.extend(frames_from_tracker([res.tracked]))
                 if pos_w:
                     for b, (x, y) in sorted(res.tracked.positions.items()):
                         pos_w.writerow([fr.index, f"{fr.t:.4f}", b, f"{x:.1f}", f"{y:.1f}"])
@@ -174,6 +175,9 @@ def cmd_track(args: argparse.Namespace) -> int:
                 pos_f.close()
             if writer is not None:
                 writer.release()
+        # The event stage reads the tracks (it never looks at the video): the stream
+        # is the DESIGN.md contract that `luza score` consumes.
+        events = extract_events(observed, profile, args.game)
         write_jsonl(events, args.events)
         if not args.quiet:
             print(

@@ -39,6 +39,9 @@ from luza.events import BALLS_BY_GAME, Event, make
 
 from .detections import Detections
 
+INIT_MIN_CLASS_PROB = 0.02  # a first-frame detection below this for a class cannot be that ball
+INIT_NO_MATCH_COST = 1e6
+
 G_MM_S2 = 9810.0
 REST_SPEED_MM_S = 25.0  # below this a ball counts as still
 REST_GATE_RADII = 0.45  # a still ball accepts a detection this close (ball radii)
@@ -245,18 +248,30 @@ class BallTracker:
         labels = det.labels
         xy = det.xy_mm
         free = {c: [b for b in ids if ball_class(self.game, b) == c] for c in set(self._classes())}
-        # per class, the most convincing detections get the ids (a game has a fixed set)
-        conf = det.score.copy()
-        if det.classes and det.cls_prob.shape[1]:
-            k = {c: j for j, c in enumerate(det.classes)}
-            conf = conf * np.array(
-                [det.cls_prob[i, k[lab]] if lab in k else 1.0 for i, lab in enumerate(labels)]
-            )
+        # One detection per id, the best overall: an optimal assignment of detections
+        # to the game's ids on class probability x detection score, so two balls
+        # whose best guess is the same class (white 2 read as white 1) both get an
+        # id -- one of them the other class -- instead of one being dropped.
+        slots = [c for c, balls in free.items() for _ in balls]
+        relabel: dict[int, str] = {}
         chosen: list[int] = []
-        for c, balls in free.items():
-            cand = [i for i in range(len(det)) if (labels[i] or self._classes()[0]) == c]
-            cand.sort(key=lambda i: -conf[i])
-            chosen += cand[: len(balls)]
+        if len(det) and slots:
+            cost = np.full((len(det), len(slots)), INIT_NO_MATCH_COST)
+            k = {c: j for j, c in enumerate(det.classes)} if det.classes else {}
+            for i in range(len(det)):
+                for j, c in enumerate(slots):
+                    if k and det.cls_prob.shape[1]:
+                        p = float(det.cls_prob[i, k[c]]) if c in k else 0.0
+                    else:
+                        p = 1.0 if (labels[i] or self._classes()[0]) == c else 0.0
+                    if p >= INIT_MIN_CLASS_PROB:
+                        cost[i, j] = -math.log(p) - math.log(max(float(det.score[i]), 1e-6))
+            rows, cols = linear_sum_assignment(cost)
+            for i, j in zip(rows, cols, strict=True):
+                if cost[i, j] < INIT_NO_MATCH_COST:
+                    chosen.append(int(i))
+                    relabel[int(i)] = slots[j]
+        labels = [relabel.get(i, lab) for i, lab in enumerate(labels)]
         order = [i for i in self._id_order(xy, labels) if i in set(chosen)]
         used = set()
         for i in order:
