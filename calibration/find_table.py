@@ -43,7 +43,7 @@ MARK_SEARCH_MM = 30.0  # how far from its expected place a marking is looked for
 SPOT_MAX_RESIDUAL_MM = 5.0
 ASPECT_TOLERANCE = 0.25
 K2_PRIOR_SIGMA = 0.05
-NOSE_EDGE_DROP_MM = 3.0  # the visible nose edge is this far below the nose top
+NOSE_EDGE_DROP_MM = 0.0  # the located edge (the face's outer end) is at the nose top
 HEAD_FRAMES = 6  # single frames also searched for the head-end markings
 HEAD_MARK_MAX_OFFSET_MM = 20.0  # a head-end marking further off is something else
 EDGE_BLUR_PX = 0.6  # Gaussian sigma before edge profiles (small: less bias on uneven edges)
@@ -53,6 +53,13 @@ CHROMA_MIN = 0.035  # rgb-chromaticity distance always accepted as "the cloth co
 CLOTH_MIN_BRIGHTNESS = 0.3  # of the centre: darker than this is not the cloth
 EDGE_CHUNK = 6  # profiles averaged to locate the nose before each is refined
 EDGE_WINDOW_PX = 3.0  # a profile's own peak is looked for this close to the chunk's
+# The nose is the outer end of the edge, not its gradient peak: seen from above the face
+# under the nose is a shaded band 3-11 px wide that brightens towards the nose, and the
+# gradient peaks part-way up it (0.65 px inside the nose line, p10-p90 0.2-1.4 px, on
+# tuning seeds 0-20).  The outer half-maximum of the gradient sits at the band's outer
+# end plus the blur's half-width (render blur + EDGE_BLUR_PX): measured 0.64 px outside
+# the nose line (p10-p90 0.36-0.92 px); that half-width is taken off.
+EDGE_HALF_WIDTH_PX = 0.64
 EDGE_NOISE_K = 5.0  # an edge is this many robust sigmas above the cloth texture
 TANGENT_AVG_PX = 10.0  # half-length along the side over which edge profiles are averaged
 CUSHION_CHROMA_TOL = 0.05  # rgb-chromaticity distance within which the cushion is the bed's cloth
@@ -331,6 +338,19 @@ def _nose_index(
     return rising[0] if rising else peaks[0]
 
 
+def _outer_edge(gj: np.ndarray, k: int, s: np.ndarray, ds: float) -> float | None:
+    """Where the edge at gradient peak ``k`` ends on its outer side: the half-maximum
+    crossing of the gradient, less the half-width a lone blurred step would have."""
+    half = 0.5 * gj[k]
+    q = k
+    while q + 1 < len(gj) and gj[q + 1] > half:
+        q += 1
+    if q + 1 >= len(gj):
+        return None
+    frac = (gj[q] - half) / max(gj[q] - gj[q + 1], 1e-9)
+    return float(s[q] + frac * ds) - EDGE_HALF_WIDTH_PX
+
+
 def nose_edge_points(
     img: np.ndarray, quad: np.ndarray, profile: TableProfile, seed: int = 0
 ) -> dict[int, np.ndarray]:
@@ -399,11 +419,14 @@ def nose_edge_points(
                 k = min(peaks, key=lambda q: abs(q - kc))  # this edge, not a neighbour
                 if gj[k] < 0.5 * gm[kc]:
                     continue
-                y0, y1, y2 = g[j, k - 1], g[j, k], g[j, k + 1]
-                den = y0 - 2 * y1 + y2
-                off = 0.5 * (y0 - y2) / den if den < 0 else 0.0
+                s_edge = _outer_edge(gj, k, s, ds)
+                if s_edge is None:  # no outer flank in the window: the peak itself
+                    y0, y1, y2 = g[j, k - 1], g[j, k], g[j, k + 1]
+                    den = y0 - 2 * y1 + y2
+                    off = 0.5 * (y0 - y2) / den if den < 0 else 0.0
+                    s_edge = s[k] + off * ds
                 found_t.append(t[j] * lens[i])
-                found_s.append(s[k] + off * ds)
+                found_s.append(s_edge)
         if len(found_t) < 6:
             out[i] = np.zeros((0, 2))
             continue
@@ -489,8 +512,8 @@ class _Model:
 
 
 def _edge_height(profile: TableProfile) -> float:
-    """Height of the cushion edge a camera sees: the rounded nose turns down a little
-    below its top, so the silhouette lies ``NOSE_EDGE_DROP_MM`` under the nose height."""
+    """Height of the located cushion edge: the outer end of the shaded face under the
+    nose is the nose line itself (``NOSE_EDGE_DROP_MM`` below the nose height, now 0)."""
     return profile.cushion_nose_height_mm - NOSE_EDGE_DROP_MM
 
 
