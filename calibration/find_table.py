@@ -567,8 +567,10 @@ def _bundle(
         lo[:3] = [math.log(0.15 * model.w), -1.0, -1.0]
         hi[:3] = [math.log(6.0 * model.w), 0.5, 1.0]
     p0 = np.clip(p0, lo + 1e-9, hi - 1e-9)
+    # Cauchy, not Huber: a run of wrong edge points (strong barrel distortion bends a
+    # short side's far end away from the rough line) must not bend k2 and the height
     sol = least_squares(
-        res, p0, loss="huber", f_scale=1.0, x_scale="jac", max_nfev=200, bounds=(lo, hi)
+        res, p0, loss="cauchy", f_scale=1.0, x_scale="jac", max_nfev=200, bounds=(lo, hi)
     )
     r = res(sol.x)
     info = {"cost": float(sol.cost), "residuals": r}
