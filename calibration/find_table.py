@@ -43,6 +43,7 @@ MARK_SEARCH_MM = 30.0  # how far from its expected place a marking is looked for
 SPOT_MAX_RESIDUAL_MM = 5.0
 ASPECT_TOLERANCE = 0.25
 K2_PRIOR_SIGMA = 0.05
+BUNDLE_LOSS = "cauchy"  # robust loss of the bundle adjustment (see _bundle)
 NOSE_EDGE_DROP_MM = 0.0  # the located edge (the face's outer end) is at the nose top
 HEAD_FRAMES = 6  # single frames also searched for the head-end markings
 HEAD_MARK_MAX_OFFSET_MM = 20.0  # a head-end marking further off is something else
@@ -53,13 +54,13 @@ CHROMA_MIN = 0.035  # rgb-chromaticity distance always accepted as "the cloth co
 CLOTH_MIN_BRIGHTNESS = 0.3  # of the centre: darker than this is not the cloth
 EDGE_CHUNK = 6  # profiles averaged to locate the nose before each is refined
 EDGE_WINDOW_PX = 3.0  # a profile's own peak is looked for this close to the chunk's
-# The nose is the outer end of the edge, not its gradient peak: seen from above the face
-# under the nose is a shaded band 3-11 px wide that brightens towards the nose, and the
-# gradient peaks part-way up it (0.65 px inside the nose line, p10-p90 0.2-1.4 px, on
-# tuning seeds 0-20).  The outer half-maximum of the gradient sits at the band's outer
-# end plus the blur's half-width (render blur + EDGE_BLUR_PX): measured 0.64 px outside
-# the nose line (p10-p90 0.36-0.92 px); that half-width is taken off.
-EDGE_HALF_WIDTH_PX = 0.64
+# The nose is the outer end of its edge, not the gradient peak: seen from above, the
+# face under the nose is a shaded band a few px wide that brightens towards the nose, and
+# the gradient can peak part-way up it (inside the nose line).  The outer half-maximum of
+# the gradient lies at the band's outer end plus the blur's half-width (1.18 sigma of
+# render blur + EDGE_BLUR_PX + the pixel): measured 1.08 px outside the nose line on
+# tuning seeds 0-20 (current renderer), which is taken off.
+EDGE_HALF_WIDTH_PX = 1.08
 EDGE_NOISE_K = 5.0  # an edge is this many robust sigmas above the cloth texture
 TANGENT_AVG_PX = 10.0  # half-length along the side over which edge profiles are averaged
 CUSHION_CHROMA_TOL = 0.05  # rgb-chromaticity distance within which the cushion is the bed's cloth
@@ -570,7 +571,7 @@ def _bundle(
     # Cauchy, not Huber: a run of wrong edge points (strong barrel distortion bends a
     # short side's far end away from the rough line) must not bend k2 and the height
     sol = least_squares(
-        res, p0, loss="cauchy", f_scale=1.0, x_scale="jac", max_nfev=200, bounds=(lo, hi)
+        res, p0, loss=BUNDLE_LOSS, f_scale=1.0, x_scale="jac", max_nfev=200, bounds=(lo, hi)
     )
     r = res(sol.x)
     info = {"cost": float(sol.cost), "residuals": r}
