@@ -312,6 +312,21 @@ def _read_video(path: Path, n: int, last: int | None = None) -> list[np.ndarray]
     return frames
 
 
+def renderer_version() -> str:
+    """A short hash of the renderer's sources: cached views of an older renderer (a
+    different nose, say) must not be measured against today's truth."""
+    import hashlib
+
+    import luza.samples as samples
+
+    h = hashlib.sha1()
+    for name in ("render.py", "look.py", "people.py", "textures.py"):
+        f = Path(samples.__file__).parent / name
+        if f.exists():
+            h.update(f.read_bytes())
+    return h.hexdigest()[:10]
+
+
 def parse_seeds(text: str) -> list[int]:
     out: list[int] = []
     for part in text.split(","):
@@ -331,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
-    summary = run_generated(parse_seeds(a.seeds), a.cache, a.out, a.verbose)
+    cache = a.cache / renderer_version() if a.cache else None
+    summary = run_generated(parse_seeds(a.seeds), cache, a.out, a.verbose)
     print(json.dumps({"generated": summary}, indent=2))
     if not a.no_real:
         print(json.dumps({"real": run_real(a.out)}, indent=2))
