@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from luza.calibration.calib import Calibration, calibrate
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile, load_profile
 from luza.errors import LuzaError
@@ -64,15 +65,10 @@ def load_camera(
 ) -> tuple[CameraModel, TableProfile]:
     """(camera, profile) from a calibration file, a truth file, or automatic calibration."""
     if spec == "auto":
-        profile = load_profile(table or DEFAULT_TABLE[game])
         if not frames:
             raise TrackError("--calibration auto needs frames from the video")
-        try:
-            from luza.calibration.calib import calibrate
-        except ImportError as e:  # pragma: no cover - calibration is part of luza
-            raise TrackError(f"automatic calibration is not available ({e})") from None
-        cal = calibrate(frames, profile)
-        return cal.camera, profile
+        profile = load_profile(table or DEFAULT_TABLE[game])
+        return calibrate(frames, profile).camera, profile
     p = Path(spec)
     if not p.exists():
         raise TrackError(f"calibration file not found: {p}")
@@ -82,30 +78,16 @@ def load_camera(
         raise TrackError(f"{p}: not a JSON calibration ({e})") from None
     if not isinstance(d, dict):
         raise TrackError(f"{p}: not a calibration object")
-    if "frames" in d and "camera" in d:  # a synthetic clip's truth
+    if "frames" in d and "camera" in d:  # a synthetic clip's truth: its true camera
         cam = CameraModel.from_dict(d["camera"])
-        profile = load_profile(table or d.get("table", {}).get("name", DEFAULT_TABLE[game]))
-        return cam, profile
-    try:
-        from luza.calibration.calib import Calibration
-
-        cal = Calibration.load(p)
-        profile = load_profile(table) if table else cal.profile
-        return cal.camera, profile
-    except ImportError:  # pragma: no cover
-        pass
-    except LuzaError:
-        raise
-    except (KeyError, TypeError, ValueError) as e:
-        if "camera" in d:
-            try:
-                return CameraModel.from_dict(d["camera"]), load_profile(
-                    table or DEFAULT_TABLE[game]
-                )
-            except (KeyError, TypeError, ValueError):
-                pass
-        raise TrackError(f"{p}: not a calibration ({e})") from None
-    raise TrackError(f"{p}: not a calibration")
+        return cam, load_profile(table or d.get("table", {}).get("name", DEFAULT_TABLE[game]))
+    if "profile" not in d and "camera" in d:  # a bare camera model: the default table
+        try:
+            return CameraModel.from_dict(d["camera"]), load_profile(table or DEFAULT_TABLE[game])
+        except (KeyError, TypeError, ValueError) as e:
+            raise TrackError(f"{p}: not a calibration ({e})") from None
+    cal = Calibration.from_dict(d, str(p))  # CalibrationError names the file
+    return cal.camera, load_profile(table) if table else cal.profile
 
 
 def draw_overlay(img: np.ndarray, camera: CameraModel, R: float, tracked) -> np.ndarray:
