@@ -569,17 +569,21 @@ class BallTracker:
             else:
                 tr.v = np.zeros(2)
         if tr.pocket and det.t - tr.last_seen_t >= POT_CONFIRM_S:
-            tr.state = "pocketed"
-            events.append(
-                make(
-                    "pocket",
-                    tr.last_seen_t,
-                    tr.last_seen_frame,
-                    0.8,
-                    ball=tr.ball,
-                    pocket=tr.pocket,
-                )
+            self._pocketed(tr, 0.8, events)
+
+    def _pocketed(self, tr: Track, confidence: float, events: list[Event]) -> None:
+        """A ball gone at a pocket's mouth: pocketed when it was last seen."""
+        tr.state = "pocketed"
+        events.append(
+            make(
+                "pocket",
+                tr.last_seen_t,
+                tr.last_seen_frame,
+                confidence,
+                ball=tr.ball,
+                pocket=tr.pocket,
             )
+        )
 
     def _new_balls(self, det: Detections, unmatched: list[int], events, visible: set[str]) -> None:
         labels = det.labels
@@ -641,17 +645,7 @@ class BallTracker:
                 if tr.state != "hidden" or det.t - tr.last_seen_t < GONE_CONFIRM_S:
                     continue
                 if tr.pocket:
-                    tr.state = "pocketed"
-                    events.append(
-                        make(
-                            "pocket",
-                            tr.last_seen_t,
-                            tr.last_seen_frame,
-                            0.6,
-                            ball=tr.ball,
-                            pocket=tr.pocket,
-                        )
-                    )
+                    self._pocketed(tr, 0.6, events)
                 elif self.occluded is None or self.occluded(tr.xy):
                     continue  # under a hand, a cue, a body: kept where it was
                 elif tr.lost_moving:
