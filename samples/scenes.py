@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from luza.calibration.profiles import TableProfile
+from luza.rules.respot import respot_spots
 from luza.samples.planning import (
     BREAK_SPEED_MM_S,
     Player,
@@ -32,6 +33,7 @@ from luza.samples.planning import (
 CORNERS = ("head-left", "head-right", "foot-left", "foot-right")
 MIDDLES = ("middle-left", "middle-right")
 ALL_POCKETS = CORNERS + MIDDLES
+RESPOT_GAP_MM = 0.5  # a hand leaves a respotted ball a hair off its neighbour
 IVORY = tuple(str(i) for i in range(1, 16))
 
 
@@ -129,28 +131,6 @@ def _seg_dist(p, a, b) -> float:
     d = b - a
     s = np.clip((p - a) @ d / (d @ d), 0, 1)
     return float(np.linalg.norm(a + s * d - p))
-
-
-def respot_positions(profile: TableProfile, occupied: dict[str, tuple[float, float]], n: int):
-    """Where ``n`` balls go back (GR-25 reading of RULES.en.md): the rear spot, then
-    along the respot line towards the foot cushion as close as possible, then in front
-    of the rear spot.  Only a scene helper: the rules engine has its own exact version."""
-    D = profile.ball_diameter_mm
-    L = profile.length_mm
-    x0, y0 = profile.spots["rear"]
-    taken = dict(occupied)
-    out = []
-    for _ in range(n):
-        cand = [x0] + [x0 + k * 0.5 for k in range(1, int((L - D / 2 - x0) / 0.5))]
-        cand += [x0 - k * 0.5 for k in range(1, int(x0 / 0.5))]
-        for x in cand:
-            if x > L - D / 2:
-                continue
-            if all(math.hypot(x - qx, y0 - qy) >= D + 0.5 for qx, qy in taken.values()):
-                out.append((x, y0))
-                taken[f"_{len(out)}"] = (x, y0)
-                break
-    return out
 
 
 # --------------------------------------------------------- Free Pyramid
@@ -269,8 +249,8 @@ def fp_jump(profile: TableProfile, seed: int) -> ScenePlay:
         follow=(0.0, 0.6),
     )
     gone = [e["ball"] for e in events_of(res, "off_table")]
-    for b, p in zip(gone, respot_positions(profile, pl.positions(), len(gone)), strict=False):
-        pl.place(b, p)
+    for r in respot_spots(gone, pl.positions(), profile, gap_mm=RESPOT_GAP_MM):
+        pl.place(r.ball, r.pos)
     return pl.play
 
 
@@ -324,8 +304,8 @@ def fp_respot(profile: TableProfile, seed: int) -> ScenePlay:
     pos = scattered(profile, ["Y", "2", "4"], rng, fixed)
     pl = Player("fp-respot", "free-pyramid", profile, pos, seed)
     for b in ("6", "12"):
-        (p,) = respot_positions(profile, pl.positions(), 1)
-        pl.place(b, p)
+        (r,) = respot_spots([b], pl.positions(), profile, gap_mm=RESPOT_GAP_MM)
+        pl.place(b, r.pos)
     play_some_pots(pl, ["Y", "2", "4"], ["9", "6", "12", "2", "4"], ALL_POCKETS, 1)
     return pl.play
 
