@@ -189,7 +189,7 @@ def mutants(draw) -> list[str]:
             lines.insert(k, lines[k])
         elif op == "swap" and k + 1 < len(lines):
             lines[k], lines[k + 1] = lines[k + 1], lines[k]
-        elif op == "cut":
+        elif op == "cut" and lines[k]:  # an earlier cut may have left it empty
             lines[k] = lines[k][: draw(st.integers(0, len(lines[k]) - 1))]
         elif d is not None and op == "value":
             key = draw(st.sampled_from(sorted(d)))
