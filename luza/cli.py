@@ -1,7 +1,8 @@
 """The `luza` command line.
 
 Each command lives with the stage it drives (``calibration/cli.py``,
-``vision/cli.py``, ``rules/cli.py``, ``samples/cli.py``); a module named here
+``vision/cli.py``, ``rules/cli.py``, ``samples/cli.py``; the product commands in
+``app/``); a module named here
 provides ``register(subparsers)``, which adds its sub-command(s) and sets
 ``func`` on them.  Modules are imported only when present, so a stage can be
 added without touching the others.
@@ -22,7 +23,10 @@ COMMAND_MODULES = (
     "luza.calibration.cli",
     "luza.vision.cli",
     "luza.rules.cli",
-    "luza.app.cli",
+    "luza.app.analyze",
+    "luza.app.records_cli",
+    "luza.app.live",
+    "luza.app.batch",
 )
 
 
