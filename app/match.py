@@ -1,0 +1,253 @@
+"""The reusable core of the product commands: a video in, tracked frames and events out,
+and the events scored with the rules (operator inputs merged by time).
+
+    run = track_video("match.mp4", "free-pyramid")          # calibrate ('auto'), track, events
+    scored = score_run(run.events, "free-pyramid", run.table)  # rulings + final score
+
+``luza analyze``, ``luza batch`` and ``luza live`` all build on these two calls.
+Errors a user can act on are :class:`luza.errors.LuzaError` s: ``SourceError``
+(missing / corrupt video, absent camera), ``TrackError`` / ``CalibrationError``
+(bad calibration), :class:`MatchError` (anything else this module refuses), the
+rules' ``RuleError`` / ``EventError`` (a stream the rules cannot accept).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from luza.calibration.calib import Calibration, CalibrationError, calibrate
+from luza.calibration.camera import CameraModel
+from luza.calibration.profiles import TableProfile, load_profile
+from luza.errors import LuzaError
+from luza.events import BALLS_BY_GAME, GAMES, Event
+from luza.rules.engine import Item
+from luza.rules.record import Scored, score_items
+from luza.rules.stream import merge_inputs, parse_items
+from luza.vision.cli import AUTO_CALIBRATION_FRAMES, DEFAULT_TABLE, load_camera
+from luza.vision.events import FrameObs, extract_events, frames_from_tracker
+from luza.vision.pipeline import VisionPipeline
+from luza.vision.sources import Frame, open_source
+
+ProgressFn = Callable[[int, int], None]
+
+TAKEN_UP_NOTE = "game taken up mid-way"
+
+
+class MatchError(LuzaError):
+    """The match cannot be tracked or scored (the message says why)."""
+
+
+@dataclass
+class VideoRun:
+    """Everything one tracking pass over a video produced."""
+
+    events: list[Event]  # the DESIGN.md stream, table_state first
+    frames: list[FrameObs]  # per-frame positions (table mm), seen and hidden balls
+    camera: CameraModel
+    profile: TableProfile
+    fps: float
+    size: tuple[int, int]  # (width, height) px
+    n_frames: int
+    calibration: Calibration | None = None
+    game: str = ""
+    source: str = ""
+    track_s: float = 0.0  # wall time of the tracking pass
+    stats: dict[str, Any] = field(default_factory=dict)  # the pipeline's counters
+
+    @property
+    def table(self) -> str:
+        """The table profile's name (what the rules and the match record name)."""
+        return self.profile.name
+
+
+def check_game(game: str) -> str:
+    if game not in GAMES:
+        raise MatchError(f"unknown game '{game}' (known: {', '.join(GAMES)})")
+    return game
+
+
+def _calibration_file(spec: str) -> Calibration | None:
+    """The :class:`Calibration` in a ``luza calibrate`` file (None for a truth / bare camera)."""
+    try:
+        d = json.loads(Path(spec).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(d, dict) and "camera" in d and "profile" in d and "frames" not in d:
+        try:
+            return Calibration.from_dict(d, spec)
+        except CalibrationError:
+            return None
+    return None
+
+
+def camera_for(
+    spec: str, game: str, table: str | None, first_images: list
+) -> tuple[CameraModel, TableProfile, Calibration | None]:
+    """(camera, profile, calibration) from 'auto' (the first frames) or a file."""
+    if spec == "auto":
+        if not first_images:
+            raise MatchError("--calibration auto needs frames from the video (it has none)")
+        profile = load_profile(table or DEFAULT_TABLE[game])
+        cal = calibrate(first_images, profile)
+        return cal.camera, profile, cal
+    cam, profile = load_camera(spec, table, game, None)
+    cal = _calibration_file(spec)
+    return cam, profile, cal
+
+
+def track_video(
+    source: str,
+    game: str,
+    calibration: str = "auto",
+    table: str | None = None,
+    progress: ProgressFn | None = None,
+    max_frames: int = 0,
+) -> VideoRun:
+    """Open ``source``, calibrate ('auto') or load a calibration, track every frame and
+    extract the event stream.  ``progress(done, total)`` after every frame (total = the
+    frame count when known, else 0)."""
+    import time
+
+    check_game(game)
+    src = open_source(source)
+    try:
+        total = int(src.frame_count or 0)
+        if max_frames:
+            total = min(total, max_frames) if total else max_frames
+        it = iter(src)
+        first: list[Frame] = []
+        if calibration == "auto":
+            for fr in it:
+                first.append(fr)
+                if len(first) >= AUTO_CALIBRATION_FRAMES:
+                    break
+        cam, profile, cal = camera_for(calibration, game, table, [f.image for f in first])
+        if tuple(cam.image_size) != tuple(src.size):
+            raise MatchError(
+                f"the calibration is for {cam.image_size[0]}x{cam.image_size[1]} images, "
+                f"the video is {src.size[0]}x{src.size[1]}"
+            )
+        pipe = VisionPipeline(cam, profile, game)
+        observed: list[FrameObs] = []
+
+        def frames() -> Iterable[Frame]:
+            yield from first
+            yield from it
+
+        n = 0
+        t0 = time.perf_counter()
+        for fr in frames():
+            res = pipe.process(fr)
+            observed.extend(frames_from_tracker([res.tracked]))
+            n += 1
+            if progress is not None:
+                progress(n, total)
+            if max_frames and n >= max_frames:
+                break
+        track_s = time.perf_counter() - t0
+        if not observed:
+            raise MatchError(f"{source}: no frame could be read")
+        events = extract_events(observed, profile, game)
+        return VideoRun(
+            events=events,
+            frames=observed,
+            camera=cam,
+            profile=profile,
+            fps=float(src.fps),
+            size=(int(src.size[0]), int(src.size[1])),
+            n_frames=n,
+            calibration=cal,
+            game=game,
+            source=str(source),
+            track_s=track_s,
+            stats=dict(pipe.stats),
+        )
+    finally:
+        src.close()
+
+
+def _items(events: Iterable[Event | Item], source: str) -> list[Item]:
+    out = []
+    for i, e in enumerate(events, start=1):
+        out.append(e if isinstance(e, Item) else Item(e, f"{source}:{i}"))
+    return out
+
+
+def read_inputs(path: str | Path) -> list[Event]:
+    """An operator-inputs file (JSON lines: call / foul / choice / players)."""
+    p = Path(path)
+    if not p.is_file():
+        raise MatchError(f"operator inputs not found: {p}")
+    with p.open(encoding="utf-8") as f:
+        items = list(parse_items(f, str(p)))
+    for it in items:
+        if not it.event.is_operator_input:
+            raise MatchError(
+                f"{it.where}: an inputs file holds operator inputs only "
+                f"(call, foul, choice, players), not '{it.type}' events"
+            )
+    return [it.event for it in items]
+
+
+def taken_up(events: list[Event], game: str, profile: TableProfile | None = None) -> dict | None:
+    """Fields to put on the first table_state of a game taken up mid-way, else None.
+
+    Free Pyramid: fewer than 16 balls and no ``score`` -> a starting ``score``.  Every
+    Free Pyramid point is a ball off the table, so the missing balls are split between
+    the players (A the odd one): the camera cannot know who pocketed them.
+    Five Ball: no ``score`` / ``break`` and not the break layout (a red or the kaisa off
+    the table, or the kaisa off its centre spot) -> ``break: false`` (no break rules)."""
+    first = next((e for e in events if e.type == "table_state"), None)
+    if first is None or first.get("score") is not None or first.get("break") is not None:
+        return None
+    pos = first["positions"]
+    if game == "free-pyramid":
+        missing = len(BALLS_BY_GAME[game]) - len(pos)
+        if missing <= 0:
+            return None
+        return {"score": {"A": (missing + 1) // 2, "B": missing // 2}}
+    if game == "five-ball":
+        prof = profile or load_profile(DEFAULT_TABLE[game])
+        cx, cy = prof.spots["fb-centre"]
+        k = pos.get("K")
+        off_spot = k is None or math.hypot(k[0] - cx, k[1] - cy) > prof.ball_diameter_mm
+        if off_spot or "R1" not in pos or "R2" not in pos:
+            return {"break": False}
+    return None
+
+
+def with_fields(events: list[Event], fields: dict[str, Any]) -> list[Event]:
+    """The stream with ``fields`` added to its first table_state."""
+    out = list(events)
+    for i, e in enumerate(out):
+        if e.type == "table_state":
+            out[i] = Event(e.type, e.t, e.frame, e.confidence, {**e.data, **fields})
+            break
+    return out
+
+
+def score_run(
+    events: list[Event],
+    game: str,
+    table: str,
+    options: dict[str, Any] | None = None,
+    inputs: list[Event] | None = None,
+) -> Scored:
+    """Score a stream (``inputs``: operator inputs, merged in by time).
+
+    A stream that does not start from the game's break layout is a game taken up
+    mid-way: its first table_state gets the fields that say so (:func:`taken_up`),
+    which the match record keeps, so it replays."""
+    check_game(game)
+    start = taken_up(events, game, load_profile(table))
+    if start is not None:
+        events = with_fields(events, start)
+    stream = _items(events, "events")
+    if inputs:
+        stream = merge_inputs(stream, _items(inputs, "inputs"))
+    return score_items(stream, game, table, options)
