@@ -58,6 +58,18 @@ CLUTTER_RING_FRACTION = 0.5  # ... more of it than this: a finger or a ball in a
 CLUTTER_SCORE_FACTOR = 0.3  # ... whose score is scaled by this
 REFINE_MIN_SCORE = 0.6  # detections scoring less (motion blur) keep their coarse centre
 FULL_RIM_COVERAGE = 260.0  # degrees of free rim for a free-radius circle fit
+# Motion blur: a ball faster than about a diameter per exposure leaves a streak with
+# straight sides and no round rim to vote.  It is found as a solid stadium-shaped
+# blob of foreground, one ball wide and longer than a ball (a cue is far thinner;
+# a hand or an arm is rarely that regular, and the tracker only lets a streak
+# continue a ball that is moving or was just struck, along its axis).
+STREAK_FG = 0.35  # foreground level of a streak's pixels
+STREAK_OPEN_RADII = 0.5  # opening (ball radii) that removes a cue and thin lines
+STREAK_WIDTH_RADII = (1.4, 2.6)  # a streak's width (ball radii)
+STREAK_MIN_LENGTH_RADII = 2.7  # shorter: a round ball, the rim vote's job
+STREAK_MAX_LENGTH_RADII = 16.0  # longer: not one ball
+STREAK_FILL = 0.8  # area / the stadium's area of the same length and width
+STREAK_SCORE = 0.5
 
 
 @dataclass(frozen=True)
@@ -132,6 +144,9 @@ class BallDetector:
         self.edge_radius_factor = 1.0  # measured rim radius / expected radius (free rims)
         self._radius_ratios: list[float] = []
         self._grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.find_streaks = True  # also report motion-blur streaks (Detections.blur_mm)
+        ko = int(2 * round(STREAK_OPEN_RADII * self.r_work) + 1)
+        self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
 
     # ------------------------------------------------------------------ geometry
     def _centre_region(self, xy: np.ndarray) -> np.ndarray:
@@ -263,7 +278,11 @@ class BallDetector:
         work = self.work_image(image)
         fg, rel = self.foreground(work)
         votes = self.rim_votes(work)
-        return self._from_votes(fg, rel, votes, frame, t, (0, 0))
+        det = self._from_votes(fg, rel, votes, frame, t, (0, 0))
+        if not self.find_streaks:
+            return det
+        st = self._streaks(fg, (0, 0), None, det.xy_px, frame, t)
+        return Detections.merge([det, st]) if len(st) else det
 
     def _to_work(self, xy_px: np.ndarray) -> np.ndarray:
         """Frame pixels -> work pixels (of the whole bed ROI)."""
@@ -325,9 +344,18 @@ class BallDetector:
             fg, rel = self.foreground(work, (ex0, ey0))
             votes = self.rim_votes(work)
             keep = (bx0 - ex0, by0 - ey0, bx1 - ex0, by1 - ey0)
-            parts.append(
-                self._from_votes(fg, rel, votes, frame, t, (ex0, ey0), keep, skip_px, neighbours_px)
+            found = self._from_votes(
+                fg, rel, votes, frame, t, (ex0, ey0), keep, skip_px, neighbours_px
             )
+            parts.append(found)
+            if self.find_streaks:
+                known = [found.xy_px]
+                for extra in (skip_px, neighbours_px):
+                    if extra is not None and len(extra):
+                        known.append(np.asarray(extra, float).reshape(-1, 2))
+                st = self._streaks(fg, (ex0, ey0), keep, np.vstack(known), frame, t)
+                if len(st):
+                    parts.append(st)
         if not parts:
             return Detections.empty(frame, t)
         return Detections.merge(parts)
@@ -413,6 +441,88 @@ class BallDetector:
                 )
                 xy_mm = self.camera.unproject(xy_px, self.R_mm)
         return Detections(frame, t, xy_px, xy_mm, radius, score)
+
+    def _streaks(
+        self,
+        fg: np.ndarray,
+        off: tuple[int, int],
+        keep_box,
+        balls_px: np.ndarray,
+        frame: int,
+        t: float,
+    ) -> Detections:
+        """Motion-blur streaks in a foreground window (work pixels at ``off``).
+
+        A blob of foreground that is one ball wide, longer than a ball, solid (its
+        area fills the stadium of its length and width) and holds no known ball
+        (``balls_px``, frame pixels) is a fast ball: its centre is the blob's centroid
+        (the middle of the exposure), its ``blur_mm`` half the swept path.
+        """
+        rw = self.r_work
+        h, w = fg.shape
+        ox, oy = off
+        mask = (fg > STREAK_FG).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._open_kernel)
+        min_area = 0.7 * STREAK_WIDTH_RADII[0] * STREAK_MIN_LENGTH_RADII * rw * rw
+        n, lab, stats, _cen = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        ww, wh = self.work_size
+        bw = self._to_work(balls_px) - np.array([ox, oy]) if len(balls_px) else np.zeros((0, 2))
+        out_px, out_half = [], []
+        for i in range(1, n):
+            x, y, bxw, bxh, area = (int(v) for v in stats[i])
+            if area < min_area:
+                continue
+            # cut by the window (not by the image): partial, the neighbouring box has it
+            if (x == 0 and ox > 0) or (y == 0 and oy > 0):
+                continue
+            if (x + bxw >= w and ox + w < ww) or (y + bxh >= h and oy + h < wh):
+                continue
+            sub = lab[y : y + bxh, x : x + bxw] == i
+            ys, xs = np.nonzero(sub)
+            xs = xs.astype(np.float64) + x
+            ys = ys.astype(np.float64) + y
+            c = np.array([xs.mean(), ys.mean()])
+            if keep_box is not None:
+                kx0, ky0, kx1, ky1 = keep_box
+                if not (kx0 <= c[0] < kx1 and ky0 <= c[1] < ky1):
+                    continue
+            ci = np.clip(np.round(c).astype(int), 0, [w - 1, h - 1])
+            if not self.centre_mask[oy + ci[1], ox + ci[0]]:
+                continue
+            ev, evec = np.linalg.eigh(np.cov(np.vstack([xs, ys])))
+            u = evec[:, 1]
+            along = (xs - c[0]) * u[0] + (ys - c[1]) * u[1]
+            across = (xs - c[0]) * -u[1] + (ys - c[1]) * u[0]
+            length = float(along.max() - along.min() + 1.0)
+            width = float(across.max() - across.min() + 1.0)
+            if not (STREAK_WIDTH_RADII[0] * rw <= width <= STREAK_WIDTH_RADII[1] * rw):
+                continue
+            if not (STREAK_MIN_LENGTH_RADII * rw <= length <= STREAK_MAX_LENGTH_RADII * rw):
+                continue
+            stadium = width * (length - width) + 0.25 * math.pi * width * width
+            if area < STREAK_FILL * stadium:
+                continue
+            if len(bw):
+                bi = np.round(bw).astype(int)
+                inside = (bi[:, 0] >= x) & (bi[:, 0] < x + bxw) & (bi[:, 1] >= y)
+                inside &= bi[:, 1] < y + bxh
+                if inside.any() and sub[bi[inside, 1] - y, bi[inside, 0] - x].any():
+                    continue  # a known ball's blob (a ball and its neighbours, a hand)
+            half = 0.5 * (length - width) * u
+            out_px.append(c + np.array([ox, oy]))
+            out_half.append(half)
+        if not out_px:
+            return Detections.empty(frame, t)
+        x0, y0 = self.roi[:2]
+        wp = np.array(out_px)
+        hv = np.array(out_half)
+        to_px = lambda q: (q + 0.5) / self.scale - 0.5 + np.array([x0, y0])  # noqa: E731
+        xy_px = to_px(wp)
+        xy_mm = self.camera.unproject(xy_px, self.R_mm)
+        ends = self.camera.unproject(to_px(wp + hv), self.R_mm)
+        radius = self.expected_radius_px(xy_mm)
+        score = np.full(len(wp), STREAK_SCORE)
+        return Detections(frame, t, xy_px, xy_mm, radius, score, blur_mm=ends - xy_mm)
 
     def refine_full(
         self,

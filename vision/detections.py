@@ -5,7 +5,9 @@ index and time.  ``xy_px`` is the centre of the ball's image (distorted pixels o
 the source frame); ``xy_mm`` is the ball centre projected onto the bed (parallax
 corrected: the image point unprojected at ball-centre height).  ``cls_prob`` holds
 class probabilities over ``classes`` once identification has run (``labels``
-is its arg-max; empty before).
+is its arg-max; empty before).  ``blur_mm`` is, for a motion-blurred streak
+(a ball too fast to show a round rim), half the path its centre swept during the
+exposure (a vector in table mm, the streak's axis); zero for a round ball.
 """
 
 from __future__ import annotations
@@ -25,9 +27,13 @@ class Detections:
     score: np.ndarray = field(default_factory=lambda: np.zeros(0))
     cls_prob: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     classes: tuple[str, ...] = ()
+    blur_mm: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.xy_px)
+        if self.blur_mm is None:
+            self.blur_mm = np.zeros((n, 2))
+        self.blur_mm = np.asarray(self.blur_mm, dtype=np.float64).reshape(n, 2)
         self.xy_px = np.asarray(self.xy_px, dtype=np.float64).reshape(n, 2)
         self.xy_mm = np.asarray(self.xy_mm, dtype=np.float64).reshape(n, 2)
         self.radius_px = np.asarray(self.radius_px, dtype=np.float64).reshape(n)
@@ -43,6 +49,11 @@ class Detections:
 
     def __len__(self) -> int:
         return len(self.xy_px)
+
+    @property
+    def is_streak(self) -> np.ndarray:
+        """Which rows are motion-blur streaks (no round rim: position only)."""
+        return np.abs(self.blur_mm).sum(axis=1) > 0
 
     @property
     def labels(self) -> list[str]:
@@ -70,6 +81,7 @@ class Detections:
             self.score[index],
             cp,
             self.classes if self.cls_prob.shape[1] else (),
+            self.blur_mm[index],
         )
 
     @classmethod
@@ -92,4 +104,5 @@ class Detections:
             np.concatenate([p.score for p in parts]),
             np.concatenate([p.cls_prob for p in parts]) if has_cls else np.zeros((0, 0)),
             classes if has_cls else (),
+            np.concatenate([p.blur_mm for p in parts]),
         )

@@ -91,7 +91,7 @@ class VisionPipeline:
         if self._ref is None or self._last is None:
             self.detector.set_background(img)
             det = self.detector.detect(img, frame.index, frame.t)
-            det = _balls_only(self.identifier.identify(img, det))
+            det = _balls_only(self._classify(img, det))
             self._ref = grid.copy()
             full = True
         else:
@@ -105,7 +105,7 @@ class VisionPipeline:
                 boxes.append(self.detector.work_box((x - 2 * r, y - 2 * r, x + 2 * r, y + 2 * r)))
             if changed.mean() > FULL_REDETECT_FRACTION:
                 det = self.detector.detect(img, frame.index, frame.t)
-                det = _balls_only(self.identifier.identify(img, det))
+                det = _balls_only(self._classify(img, det))
                 self._ref = grid.copy()
                 full = True
             elif boxes:
@@ -123,6 +123,9 @@ class VisionPipeline:
                 # a ball in a searched box whose own pixels did not change stays as it was
                 unchanged = ~self._changed_near(changed, self._last.xy_px)
                 static = in_box & unchanged
+                # a streak is a ball that was moving fast: it is never carried over
+                in_box |= self._last.is_streak
+                static &= ~self._last.is_streak
                 if len(forced):
                     # balls that just stopped get one careful look (their last, moving
                     # detection may have been a coarse one)
@@ -136,7 +139,7 @@ class VisionPipeline:
                     skip_px=self._last.xy_px[static],
                     neighbours_px=self._last.xy_px[~in_box | static],
                 )
-                new = _balls_only(self._identify(img, new, frame))
+                new = _balls_only(self._classify(img, new, frame))
                 old = self._last[~in_box | static]
                 old.frame, old.t = frame.index, frame.t
                 det = Detections.merge([old, new]) if len(old) else new
@@ -144,6 +147,8 @@ class VisionPipeline:
                 self._update_ref(grid, boxes)
             else:
                 det = self._last
+                if det.is_streak.any():
+                    det = det[~det.is_streak]
                 det = Detections(
                     frame.index,
                     frame.t,
@@ -180,6 +185,26 @@ class VisionPipeline:
         return FrameResult(out, det, full)
 
     # ------------------------------------------------------------------ helpers
+    def _classify(self, img: np.ndarray, det: Detections, frame: Frame | None = None):
+        """Classes for detections; a motion-blur streak has no ball image to classify
+        (uniform over the game's balls: the tracker decides by motion)."""
+        ident = self.identifier
+        streak = det.is_streak
+        round_ = det[~streak] if streak.any() else det
+        if frame is not None:
+            round_ = self._identify(img, round_, frame)
+        else:
+            round_ = ident.identify(img, round_)
+        if not streak.any():
+            return round_
+        k = len(ident.classes)
+        prob = np.zeros((len(det), k))
+        prob[~streak] = round_.cls_prob
+        uniform = np.array([0.0 if c == "none" else 1.0 for c in ident.classes])
+        prob[streak] = uniform / uniform.sum()
+        det.classes, det.cls_prob = ident.classes, prob
+        return det
+
     def _identify(self, img: np.ndarray, det: Detections, frame: Frame) -> Detections:
         """Classify new detections -- except the unambiguous continuations of tracked balls.
 

@@ -373,16 +373,11 @@ class BallTracker:
         # Pass 2: wide, speed-limited gates for balls that left their spot.
         # A still ball hidden for a while (under a hand, a body) comes back only
         # where it lay: it does not jump to whatever appears nearby.
-        rest_tr = [
-            tr
-            for tr in live
-            if tr.ball not in matched
-            and not (
-                tr.state == "hidden"
-                and not tr.lost_moving
-                and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S
-            )
-        ]
+        # A motion-blur streak, though, points back along its path: a still ball that
+        # vanished (struck under the cue, under a hand) continues into a streak that
+        # starts where it lay.
+        streak = det.is_streak
+        rest_tr = [tr for tr in live if tr.ball not in matched]
         rest_det = [j for j in range(n_det) if j not in matched_det]
         if rest_tr and rest_det:
             C = np.full((len(rest_tr), len(rest_det)), 1e6)
@@ -391,7 +386,17 @@ class BallTracker:
                 p, _ = pred[tr.ball]
                 since = max(dt, det.t - tr.last_seen_t)
                 reach = MAX_SPEED_MM_S * min(since, 0.2) + 2 * self.R
+                moving = tr.speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving)
+                stuck = (
+                    tr.state == "hidden"
+                    and not tr.lost_moving
+                    and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S
+                )
                 for jj, j in enumerate(rest_det):
+                    if streak[j] and not moving and not self._from_spot(tr.xy, det, j):
+                        continue
+                    if stuck and not streak[j]:
+                        continue
                     d = float(np.linalg.norm(det.xy_mm[j] - p))
                     if d <= reach:
                         C[i, jj] = d + cls_cost[ti, j] + 2 * self.R
@@ -417,6 +422,19 @@ class BallTracker:
         self._last_n_unmatched = n_det - len(matched_det)
         return self._output(det, events, visible)
 
+    def _from_spot(self, xy: np.ndarray, det: Detections, j: int) -> bool:
+        """Whether streak ``j`` starts at ``xy``: the point lies on the streak's axis
+        (within a radius), behind its middle by at least the streak's half length."""
+        half = det.blur_mm[j]
+        hl = float(np.hypot(*half))
+        if hl < 1e-6:
+            return False
+        u = half / hl
+        d = np.asarray(xy) - det.xy_mm[j]
+        along = float(d @ u)
+        across = abs(float(d[0] * u[1] - d[1] * u[0]))
+        return across < self.R and abs(along) >= hl - self.R
+
     def _unchanged(self, det: Detections, live: list[Track]) -> bool:
         if self._last_xy is None or self._last_n_unmatched or self._pending:
             return False
@@ -435,6 +453,7 @@ class BallTracker:
             return det
         drop: set[int] = set()
         xy = det.xy_mm.copy()
+        streak = det.is_streak
         for tr in live:
             p, vp = pred[tr.ball]
             speed = float(np.hypot(*vp))
@@ -442,7 +461,10 @@ class BallTracker:
                 continue
             u = vp / speed
             d = np.linalg.norm(xy - p[None], axis=1)
-            cand = [j for j in np.nonzero(d < 4 * R + 0.5 * speed * dt)[0] if j not in drop]
+            near = d < 4 * R + 0.5 * speed * dt
+            if (near & streak).any():
+                continue  # the streak itself was found: its ends are other balls
+            cand = [j for j in np.nonzero(near)[0] if j not in drop]
             best = None
             for a in range(len(cand)):
                 for b in range(a + 1, len(cand)):
@@ -534,8 +556,13 @@ class BallTracker:
             tr.v = np.zeros(2)
         else:
             since = max(dt, det.t - tr.last_seen_t)
-            v_meas = (z - tr.xy) / since if tr.state == "table" else v_pred
-            tr.v = VELOCITY_ALPHA * v_meas + (1 - VELOCITY_ALPHA) * v_pred
+            if was_still:
+                # just struck: the prediction (at rest) knows nothing of the new speed
+                v_meas = (z - tr.xy) / (dt if tr.state == "table" else since)
+                tr.v = v_meas
+            else:
+                v_meas = (z - tr.xy) / since if tr.state == "table" else v_pred
+                tr.v = VELOCITY_ALPHA * v_meas + (1 - VELOCITY_ALPHA) * v_pred
             tr.xy = z.copy()
             if was_still and tr.speed > REST_SPEED_MM_S:
                 tr.still_since_t = None
@@ -588,7 +615,10 @@ class BallTracker:
     def _new_balls(self, det: Detections, unmatched: list[int], events, visible: set[str]) -> None:
         labels = det.labels
         still_pending = []
+        streak = det.is_streak
         for j in unmatched:
+            if streak[j]:
+                continue  # a fast ball no track explains: never a new ball
             c = labels[j] if labels[j] else self._classes()[0]
             z = det.xy_mm[j]
             hit = None
