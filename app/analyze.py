@@ -1,0 +1,290 @@
+"""``luza analyze``: a recorded match in, everything a club, referee or analyst wants out.
+
+    luza analyze VIDEO --game free-pyramid|five-ball -o DIR [--calibration auto|FILE]
+        [--table NAME] [--inputs OPERATOR.jsonl] [--players "Ann,Bob"] [--db PATH]
+        [--no-video] [--quiet]
+
+Calibrates the camera (or loads ``--calibration``), tracks every ball, extracts the
+events, scores them with the rules, and writes into DIR:
+
+- ``events.jsonl``     the event log (DESIGN.md stream, table_state first)
+- ``record.jsonl``     the match record (``luza replay DIR/record.jsonl`` checks it)
+- ``scoresheet.txt``   per stroke: player, cue ball, what happened, the ruling with
+  ``scoresheet.csv``   its rule numbers, the running score
+- ``stats.json``       per stroke: cue-ball peak / mean speed, cushions, distances;
+  ``stats.png``        totals; a heat map of the cue ball on a top view of the table
+- ``annotated.mp4``    H.264: ball ids, trails, events, score, respot hints
+- ``calibration.json`` the camera found by ``--calibration auto``
+- ``summary.json``     what was written and the result (written last: a finished run)
+
+and stores the match in the SQLite match database (``--db``, else ``$LUZA_DB``, else
+``~/.luza/matches.sqlite``; ``--no-db`` skips it).  ``--inputs`` are operator inputs
+(calls, referee fouls, choices; JSON lines) merged into the stream by time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from luza.events import GAMES, Event, make, write_jsonl
+from luza.rules.record import write_record
+
+from . import scoresheet, stats
+from .match import MatchError, check_game, read_inputs, score_run, track_video
+
+FILES = {
+    "events": "events.jsonl",
+    "record": "record.jsonl",
+    "scoresheet": "scoresheet.txt",
+    "scoresheet_csv": "scoresheet.csv",
+    "stats": "stats.json",
+    "stats_png": "stats.png",
+    "video": "annotated.mp4",
+    "calibration": "calibration.json",
+    "summary": "summary.json",
+}
+
+
+class Bar:
+    """A tqdm progress bar with ETA on stderr, only when asked and stderr is a terminal."""
+
+    def __init__(self, desc: str, enabled: bool):
+        self.desc = desc
+        self.enabled = enabled and sys.stderr.isatty()
+        self._bar = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self._bar is None:
+            from tqdm import tqdm
+
+            self._bar = tqdm(
+                total=total or None, desc=self.desc, unit="frame", file=sys.stderr, leave=False
+            )
+        self._bar.update(done - self._bar.n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def parse_players(players: str | list[str] | None) -> list[str] | None:
+    """``"Ann,Bob"`` -> ``["Ann", "Bob"]`` (two different names), None -> None."""
+    if players is None:
+        return None
+    names = [n.strip() for n in players.split(",")] if isinstance(players, str) else players
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise MatchError(f"--players wants two different names, 'Ann,Bob'; got {players!r}")
+    return list(names)
+
+
+def operator_inputs(
+    events: list[Event], inputs: str | None, players: list[str] | None
+) -> list[Event]:
+    """The operator inputs: the players (at the start of the stream) and the inputs file."""
+    out: list[Event] = []
+    if players:
+        t0 = events[0].t if events else 0.0
+        out.append(make("players", t0, None, 1.0, names=list(players)))
+    if inputs:
+        got = read_inputs(inputs)
+        if players and any(e.type == "players" for e in got):
+            raise MatchError(f"{inputs} names the players already: leave out --players")
+        out.extend(got)
+    out.sort(key=lambda e: e.t)  # stable: the players line stays first
+    return out
+
+
+def resolve_db(db: str | None) -> Path:
+    if db:
+        return Path(db).expanduser()
+    from .records import default_db_path
+
+    return default_db_path()
+
+
+def analyze_video(
+    video: str,
+    out_dir: str | Path,
+    game: str,
+    calibration: str = "auto",
+    table: str | None = None,
+    inputs: str | None = None,
+    players: str | list[str] | None = None,
+    db: str | None = None,
+    video_out: bool = True,
+    progress: bool = True,
+    store: bool = True,
+    max_frames: int = 0,
+) -> dict[str, Any]:
+    """Analyse one video into ``out_dir``; returns a JSON-able summary (paths written,
+    n_frames, n_shots, final score, winner, seconds).  Deterministic: the same input
+    gives the same files (only ``summary.json``'s times and the database's ids vary).
+
+    ``store=False`` leaves the match database alone."""
+    t_all = time.perf_counter()
+    check_game(game)
+    names = parse_players(players)
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise MatchError(f"{out} exists and is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {k: out / v for k, v in FILES.items()}
+    written: dict[str, str] = {}
+    seconds: dict[str, float] = {}
+
+    bar = Bar("tracking", progress)
+    try:
+        run = track_video(video, game, calibration, table, progress=bar, max_frames=max_frames)
+    finally:
+        bar.close()
+    seconds["track"] = round(run.track_s, 2)
+    write_jsonl(run.events, paths["events"])  # before scoring: kept if the rules refuse it
+    written["events"] = str(paths["events"])
+    if run.calibration is not None and calibration == "auto":
+        paths["calibration"].write_text(
+            json.dumps(run.calibration.to_dict(), indent=1) + "\n", encoding="utf-8"
+        )
+        written["calibration"] = str(paths["calibration"])
+
+    t0 = time.perf_counter()
+    table_name = run.table
+    ops = operator_inputs(run.events, inputs, names)
+    scored = score_run(run.events, game, table_name, None, ops)
+    options = scored.game.options
+    write_record(paths["record"], scored, table_name, options)
+    written["record"] = str(paths["record"])
+    rows = scoresheet.shot_rows(scored)
+    header = {
+        "game": game,
+        "table": table_name,
+        "source": str(video),
+        "players": ", ".join(names) if names else "",
+        "frames": f"{run.n_frames} at {run.fps:g} fps ({run.n_frames / (run.fps or 30):.1f} s)",
+        "calibration": calibration,
+    }
+    scoresheet.write_text(paths["scoresheet"], rows, scored.final, header)
+    scoresheet.write_csv(paths["scoresheet_csv"], rows)
+    written["scoresheet"] = str(paths["scoresheet"])
+    written["scoresheet_csv"] = str(paths["scoresheet_csv"])
+    items = [it.event for it in scored.items]
+    st = stats.match_stats(run.frames, items, game, run.profile, run.fps)
+    stats.write_json(paths["stats"], st)
+    title = f"{Path(str(video)).name}: {game} on {table_name}"
+    stats.render_png(paths["stats_png"], st, run.frames, items, run.profile, title)
+    written["stats"] = str(paths["stats"])
+    written["stats_png"] = str(paths["stats_png"])
+    seconds["score"] = round(time.perf_counter() - t0, 2)
+
+    if video_out:
+        from .annotate import write_annotated
+
+        t0 = time.perf_counter()
+        bar = Bar("annotating", progress)
+        try:
+            write_annotated(video, paths["video"], run, scored, progress=bar)
+        finally:
+            bar.close()
+        written["video"] = str(paths["video"])
+        seconds["annotate"] = round(time.perf_counter() - t0, 2)
+
+    match_id = None
+    db_path = None
+    if store:
+        from .records import MatchStore
+
+        db_path = resolve_db(db)
+        ms = MatchStore(db_path)
+        try:
+            who = dict(zip(("A", "B"), names, strict=True)) if names else None
+            match_id = ms.save_scored(scored, table_name, options, who, str(video))
+        finally:
+            ms.close()
+
+    seconds["total"] = round(time.perf_counter() - t_all, 2)
+    final = dict(scored.final)
+    summary = {
+        "video": str(video),
+        "out_dir": str(out),
+        "game": game,
+        "table": table_name,
+        "files": written,
+        "n_frames": run.n_frames,
+        "fps": run.fps,
+        "size": list(run.size),
+        "n_events": len(run.events),
+        "n_shots": len(scored.rulings),
+        "score": final.get("score", {}),
+        "winner": final.get("winner"),
+        "db": str(db_path) if db_path else None,
+        "match_id": match_id,
+        "seconds": seconds,
+    }
+    written["summary"] = str(paths["summary"])
+    tmp = paths["summary"].with_name(paths["summary"].name + ".tmp")
+    tmp.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(paths["summary"])
+    return summary
+
+
+def summary_line(s: dict[str, Any]) -> str:
+    score = " ".join(f"{k} {v}" for k, v in s["score"].items())
+    end = f"winner {s['winner']}" if s["winner"] is not None else "game unfinished"
+    db = f", match {s['match_id']} in {s['db']}" if s.get("match_id") is not None else ""
+    return (
+        f"luza analyze: {s['n_frames']} frames, {s['n_shots']} strokes, {score} ({end}) "
+        f"in {s['seconds']['total']:.1f} s -> {s['out_dir']}{db}"
+    )
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    s = analyze_video(
+        args.video,
+        args.out,
+        args.game,
+        calibration=args.calibration,
+        table=args.table,
+        inputs=args.inputs,
+        players=args.players,
+        db=args.db,
+        video_out=not args.no_video,
+        progress=not args.quiet,
+        store=not args.no_db,
+        max_frames=args.max_frames,
+    )
+    print(summary_line(s), file=sys.stderr)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="calibrate, track and score a recorded match: score sheet, stats, annotated video",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("video", help="video file (or a camera index / stream URL)")
+    p.add_argument("--game", required=True, choices=GAMES)
+    p.add_argument("-o", "--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument(
+        "--calibration",
+        default="auto",
+        help="'auto' (find the table in the first frames), a calibration JSON "
+        "(luza calibrate) or a synthetic clip's .truth.json",
+    )
+    p.add_argument("--table", help="table profile (default: the calibration's, else pyramid-12ft)")
+    p.add_argument("--inputs", metavar="OPERATOR.jsonl", help="operator inputs, merged by time")
+    p.add_argument("--players", metavar="'Ann,Bob'", help="the two players, breaker first")
+    p.add_argument("--db", help="match database (default: $LUZA_DB, else ~/.luza/matches.sqlite)")
+    p.add_argument("--no-db", action="store_true", help="do not store the match in a database")
+    p.add_argument("--no-video", action="store_true", help="skip the annotated video")
+    p.add_argument("--max-frames", type=int, default=0, help="stop after this many frames")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_analyze)
