@@ -35,7 +35,7 @@ from luza.events import GAMES, Event, make, write_jsonl
 from luza.rules.record import write_record
 
 from . import scoresheet, stats
-from .match import MatchError, check_game, read_inputs, score_run, track_video
+from .match import MatchError, check_game, read_inputs, score_run, start_note, track_video
 
 FILES = {
     "events": "events.jsonl",
@@ -136,10 +136,39 @@ def analyze_video(
     if out.exists() and not out.is_dir():
         raise MatchError(f"{out} exists and is not a folder")
     out.mkdir(parents=True, exist_ok=True)
+    # the database first: a locked or damaged file is said before minutes of tracking
+    ms = None
+    if store:
+        from .records import MatchStore
+
+        ms = MatchStore(resolve_db(db))
+    try:
+        return _analyze(
+            video, out, game, calibration, table, inputs, names, ms, video_out, progress,
+            max_frames, t_all,
+        )  # fmt: skip
+    finally:
+        if ms is not None:
+            ms.close()
+
+
+def _analyze(
+    video: str,
+    out: Path,
+    game: str,
+    calibration: str,
+    table: str | None,
+    inputs: str | None,
+    names: list[str] | None,
+    ms: Any,  # a records.MatchStore, or None
+    video_out: bool,
+    progress: bool,
+    max_frames: int,
+    t_all: float,
+) -> dict[str, Any]:
     paths = {k: out / v for k, v in FILES.items()}
     written: dict[str, str] = {}
     seconds: dict[str, float] = {}
-
     bar = Bar("tracking", progress)
     try:
         run = track_video(video, game, calibration, table, progress=bar, max_frames=max_frames)
@@ -169,6 +198,7 @@ def analyze_video(
         "players": ", ".join(names) if names else "",
         "frames": f"{run.n_frames} at {run.fps:g} fps ({run.n_frames / (run.fps or 30):.1f} s)",
         "calibration": calibration,
+        "start": start_note([it.event for it in scored.items]) or "",
     }
     scoresheet.write_text(paths["scoresheet"], rows, scored.final, header)
     scoresheet.write_csv(paths["scoresheet_csv"], rows)
@@ -196,17 +226,9 @@ def analyze_video(
         seconds["annotate"] = round(time.perf_counter() - t0, 2)
 
     match_id = None
-    db_path = None
-    if store:
-        from .records import MatchStore
-
-        db_path = resolve_db(db)
-        ms = MatchStore(db_path)
-        try:
-            who = dict(zip(("A", "B"), names, strict=True)) if names else None
-            match_id = ms.save_scored(scored, table_name, options, who, str(video))
-        finally:
-            ms.close()
+    if ms is not None:
+        who = dict(zip(("A", "B"), names, strict=True)) if names else None
+        match_id = ms.save_scored(scored, table_name, options, who, str(video))
 
     seconds["total"] = round(time.perf_counter() - t_all, 2)
     final = dict(scored.final)
@@ -223,7 +245,7 @@ def analyze_video(
         "n_shots": len(scored.rulings),
         "score": final.get("score", {}),
         "winner": final.get("winner"),
-        "db": str(db_path) if db_path else None,
+        "db": str(ms.path) if ms is not None else None,
         "match_id": match_id,
         "seconds": seconds,
     }

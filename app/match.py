@@ -231,6 +231,30 @@ def with_fields(events: list[Event], fields: dict[str, Any]) -> list[Event]:
     return out
 
 
+def named_score(events: list[Event], names: list[str]) -> list[Event]:
+    """A starting score keyed ``A`` / ``B`` (the default players) renamed to the players'
+    names, so a ``players`` input and a game taken up mid-way agree."""
+    first = next((e for e in events if e.type == "table_state"), None)
+    score = first.get("score") if first is not None else None
+    if not isinstance(score, dict) or set(score) != {"A", "B"} or len(names) != 2:
+        return events
+    return with_fields(events, {"score": {names[0]: score["A"], names[1]: score["B"]}})
+
+
+def start_note(events: list[Event]) -> str | None:
+    """ "game taken up mid-way at ..." when the stream does not start a game, else None."""
+    first = next((e for e in events if e.type == "table_state"), None)
+    if first is None:
+        return None
+    score = first.get("score")
+    if isinstance(score, dict):
+        at = " - ".join(f"{k} {v}" for k, v in score.items())
+        return f"{TAKEN_UP_NOTE} at {at} (the camera cannot know the score before the video)"
+    if first.get("break") is False:
+        return f"{TAKEN_UP_NOTE} (no break)"
+    return None
+
+
 def score_run(
     events: list[Event],
     game: str,
@@ -247,6 +271,9 @@ def score_run(
     start = taken_up(events, game, load_profile(table))
     if start is not None:
         events = with_fields(events, start)
+    names = next((list(e["names"]) for e in inputs or () if e.type == "players"), None)
+    if names is not None:
+        events = named_score(events, names)
     stream = _items(events, "events")
     if inputs:
         stream = merge_inputs(stream, _items(inputs, "inputs"))

@@ -165,7 +165,7 @@ def sheet_text(rows: list[ShotRow], final: dict[str, Any], header: dict[str, Any
     out = io.StringIO()
     title = f"luza score sheet -- {header.get('game', '?')} on {header.get('table', '?')}"
     out.write(title + "\n" + "=" * len(title) + "\n")
-    for k in ("source", "players", "frames", "calibration"):
+    for k in ("source", "players", "frames", "calibration", "start"):
         if header.get(k) not in (None, ""):
             out.write(f"{k}: {header[k]}\n")
     out.write("\n")
