@@ -640,9 +640,14 @@ class MatchStore:
         except OSError as e:
             raise RecordsError(f"cannot write {p}: {e.strerror}") from None
 
-    def import_jsonl(self, path: str | Path, players: dict[str, str] | None = None) -> int:
+    def import_jsonl(
+        self,
+        path: str | Path,
+        players: dict[str, str] | None = None,
+        source: str | None = None,
+    ) -> int:
         """Read a match record, replay it (it must give the same rulings), store it as a new
-        finished match; returns its id.  The source is the file's path."""
+        finished match; returns its id.  ``source`` defaults to the file's path."""
         from luza.rules.record import replay
 
         scored, rec = replay(path)
@@ -654,5 +659,5 @@ class MatchStore:
         rulings = [r.to_dict() for r in scored.rulings]
         final = rec.final[1] if rec.final is not None else dict(scored.final)
         return self._save_whole(
-            header, events, rulings, list(scored.at), final, players, str(Path(path))
+            header, events, rulings, list(scored.at), final, players, source or str(Path(path))
         )
