@@ -7,7 +7,8 @@ of where the cue ball went, drawn on a top view of the table (``stats.png``).
 Speeds come from the tracker's positions (``vision.events.FrameObs``), not from the
 video: a step between two seen samples of a ball ``dt`` apart is ``|dxy| / dt``.  A
 3-sample median takes out a single bad sample (a wrong detection), steps slower than
-``REST_SPEED_MM_S`` are tracker jitter on a still ball (not counted as travel), and
+``REST_SPEED_MM_S`` or going nowhere (within ``JITTER_MM`` over a few samples) are
+tracker jitter on a still ball (not counted as travel), and
 steps faster than ``MAX_SPEED_MM_S`` (no stroke drives a ball that fast) are an
 identity swap, not motion.
 """
@@ -32,6 +33,8 @@ from luza.vision.shots import shot_records
 
 REST_SPEED_MM_S = 25.0  # slower steps are jitter on a still ball
 MAX_SPEED_MM_S = 15000.0  # faster steps are a swap of identities, not motion
+JITTER_MM = 5.0  # a ball that stays this close to itself over a few samples is still
+JITTER_SPAN = 2  # ... samples either side of a step
 MAX_GAP_S = 0.25  # samples further apart than this (a hidden ball) are not joined
 HEAT_CELL_MM = 50.0  # heat-map bin
 HEAT_BLUR_MM = 60.0  # heat-map smoothing (Gaussian sigma)
@@ -63,20 +66,26 @@ def window(tr: Track, t0: float, t1: float) -> Track:
 
 def steps(tr: Track) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(step lengths mm, step durations s, speeds mm/s) between joined samples, after a
-    3-sample median of the positions; steps over a gap, jitter and swaps are dropped
-    (their length is 0, their speed 0)."""
-    if len(tr.t) < 2:
+    3-sample median of the positions.  A step counts only while the ball moves: faster
+    than ``REST_SPEED_MM_S`` and more than ``JITTER_MM`` from where it was a few samples
+    earlier and later (tracker jitter on a still ball goes nowhere); steps over a gap
+    and identity swaps are dropped too (length 0, speed 0)."""
+    n = len(tr.t)
+    if n < 2:
         z = np.zeros(0)
         return z, z, z
     xy = tr.xy.copy()
-    if len(xy) >= 3:
-        med = np.median(np.stack([xy[:-2], xy[1:-1], xy[2:]]), axis=0)
-        xy[1:-1] = med
+    if n >= 3:
+        xy[1:-1] = np.median(np.stack([tr.xy[:-2], tr.xy[1:-1], tr.xy[2:]]), axis=0)
     d = np.hypot(*np.diff(xy, axis=0).T)
     dt = np.diff(tr.t)
     ok = (dt > 0) & (dt <= MAX_GAP_S)
     v = np.where(ok, d / np.where(dt > 0, dt, 1.0), 0.0)
-    valid = ok & (v >= REST_SPEED_MM_S) & (v <= MAX_SPEED_MM_S)
+    i = np.arange(n - 1)
+    lo = np.maximum(i - JITTER_SPAN, 0)
+    hi = np.minimum(i + 1 + JITTER_SPAN, n - 1)
+    span = np.hypot(*(xy[hi] - xy[lo]).T)
+    valid = ok & (v >= REST_SPEED_MM_S) & (v <= MAX_SPEED_MM_S) & (span > JITTER_MM)
     return np.where(valid, d, 0.0), np.where(valid, dt, 0.0), np.where(valid, v, 0.0)
 
 
