@@ -1,0 +1,193 @@
+"""``luza live``: score a match as it is played, with a scoreboard page and an operator panel.
+
+    luza live --source 0 --game five-ball --players "Ann,Bob"
+    luza live --source match.mp4 --game free-pyramid --calibration cal.json --speed 4
+
+``--source`` is a camera index, a stream URL or a video file (replayed in real
+time as if from a camera; ``--speed 4`` replays four times faster, ``0`` as
+fast as it can be tracked).  The scoreboard is at ``http://HOST:PORT/``, the
+operator panel at ``/operator``; an operator needs the token (printed once when
+it is generated).  The server listens on 127.0.0.1 unless ``--host`` says
+otherwise.  Every shot is stored in the match database (``--db``); a match of
+the same source left unfinished (a crash, a restart) is taken up where it
+stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import socket
+import sys
+import threading
+
+from luza.errors import LuzaError
+from luza.events import GAMES
+
+AUTO_FRAMES = 10
+
+
+class LiveCommandError(LuzaError):
+    """``luza live`` cannot start."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "live",
+        help="score a match live: scoreboard web page and operator panel",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--source", required=True, help="camera index (0), stream URL or video file")
+    p.add_argument("--game", required=True, choices=GAMES)
+    p.add_argument(
+        "--calibration", default="auto", help="'auto' (default), a calibration JSON or .truth.json"
+    )
+    p.add_argument("--table", help="table profile (default: the calibration's, else pyramid-12ft)")
+    p.add_argument("--players", help='two player names in playing order, e.g. "Ann,Bob"')
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
+    p.add_argument("--token", help="operator token (default: a new one, printed once)")
+    p.add_argument("--db", help="match database (default: $LUZA_DB or ~/.luza/matches.sqlite)")
+    p.add_argument(
+        "--speed", type=float, default=1.0, help="replay speed of a video file (1 = real time)"
+    )
+    p.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option"
+    )
+    p.add_argument(
+        "--exit-when-done", action="store_true", help="stop the server when a video file ends"
+    )
+    p.set_defaults(func=cmd_live)
+
+
+def _players(spec: str | None) -> list[str]:
+    if not spec:
+        return []
+    names = [n.strip() for n in spec.split(",")]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise LiveCommandError(
+            f'--players needs two different names, e.g. "Ann,Bob" (got {spec!r})'
+        )
+    return names
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for kv in pairs:
+        if "=" not in kv:
+            raise LiveCommandError(f"--option {kv!r}: expected KEY=VALUE")
+        k, v = kv.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def is_live_source(spec: str) -> bool:
+    from luza.vision.sources import STREAM_PREFIXES
+
+    return spec.isdigit() or spec.startswith(STREAM_PREFIXES)
+
+
+def cmd_live(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from luza.app.live_runner import LiveRunner
+    from luza.app.match import camera_for
+    from luza.app.records import MatchStore, default_db_path
+    from luza.rules.engine import load_game
+    from luza.vision.pipeline import VisionPipeline
+    from luza.vision.sources import open_source
+
+    players = _players(args.players)
+    options = _options(args.option)
+    if args.speed < 0:
+        raise LiveCommandError("--speed must be 0 (as fast as possible) or more")
+    if not 0 <= args.port <= 65535:
+        raise LiveCommandError(f"--port {args.port}: not a port number")
+    live = is_live_source(args.source)
+    source = args.source if live else str(Path(args.source).resolve())
+
+    # open the source once: a missing file / absent camera is said now, not on the page
+    src = open_source(args.source)
+    try:
+        first = []
+        if args.calibration == "auto":
+            for fr in src:
+                first.append(fr.image)
+                if len(first) >= AUTO_FRAMES:
+                    break
+        size = tuple(src.size)
+    finally:
+        src.close()
+    cam, profile, _cal = camera_for(args.calibration, args.game, args.table, first)
+    if tuple(cam.image_size) != size:
+        raise LiveCommandError(
+            f"the calibration is for {cam.image_size[0]}x{cam.image_size[1]} images, "
+            f"the source gives {size[0]}x{size[1]}"
+        )
+    load_game(args.game, profile, options)  # a bad --option is said now
+
+    store = MatchStore(args.db or default_db_path())
+    token = args.token or secrets.token_urlsafe(12)
+
+    import uvicorn
+
+    from luza.app.live_server import Hub, create_app
+
+    hub = Hub()
+    server_box: dict = {}
+
+    def on_state(state: dict) -> None:
+        hub.publish(state)
+        if args.exit_when_done and state.get("finished") and "server" in server_box:
+            # give the pages a moment to receive the final, then stop
+            threading.Timer(1.0, lambda: setattr(server_box["server"], "should_exit", True)).start()
+
+    runner = LiveRunner(
+        source=source,
+        open_frames=lambda: open_source(args.source),
+        live=live,
+        make_pipeline=lambda: VisionPipeline(cam, profile, args.game),
+        profile=profile,
+        game=args.game,
+        store=store,
+        options=options,
+        players=players,
+        speed=args.speed,
+        on_state=on_state,
+    )
+    hub.state = runner.state()
+    app = create_app(
+        hub, token, runner.submit_input, on_startup=runner.start, on_shutdown=runner.stop
+    )
+
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as e:
+        sock.close()
+        raise LiveCommandError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+    port = sock.getsockname()[1]
+    url = f"http://{args.host}:{port}"
+    if not args.token:
+        print(f"luza live: operator token: {token}", file=sys.stderr)
+    what = "took up" if runner.resumed else "started"
+    print(
+        f"luza live: {what} match {runner.match_id} in {store.path}; scoreboard {url}/ , "
+        f"operator {url}/operator",
+        file=sys.stderr,
+        flush=True,
+    )
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="auto")
+    server = uvicorn.Server(config)
+    server_box["server"] = server
+    try:
+        server.run(sockets=[sock])
+    finally:
+        runner.stop()
+        runner.join(timeout=5.0)
+        store.close()
+    if runner.error is not None and isinstance(runner.error, LuzaError):
+        raise runner.error
+    return 0
