@@ -263,17 +263,17 @@ def _score(summary: dict[str, Any]) -> tuple[str, str, str]:
     return score_s, str(winner) if winner is not None else "-", "-" if shots is None else str(shots)
 
 
-def _connect(scheduler: str | None, workers: int, n_jobs: int):
+def _connect(scheduler: str | None, workers: int, n_jobs: int, timeout_s: float):
     """(client, cluster or None): a LocalCluster sized for the jobs, or the given scheduler."""
     from dask.distributed import Client, LocalCluster
 
     if scheduler:
         try:
-            client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT_S}s")
+            client = Client(scheduler, timeout=f"{timeout_s}s")
         except (OSError, TimeoutError) as e:
             raise BatchError(
                 f"cannot reach the Dask scheduler at {scheduler} within "
-                f"{CONNECT_TIMEOUT_S:g} s ({e.__class__.__name__}): is it running, and is the "
+                f"{timeout_s:g} s ({e.__class__.__name__}): is it running, and is the "
                 "address host:port right?"
             ) from None
         except (ValueError, TypeError) as e:
@@ -306,6 +306,7 @@ def run_batch(
     video_out: bool = True,
     log: Callable[[str], None] | None = None,
     analyze: str = ANALYZE,
+    connect_timeout_s: float = CONNECT_TIMEOUT_S,
 ) -> list[Outcome]:
     """Analyze every video of ``spec`` into ``out``; returns one :class:`Outcome` per video."""
     if game not in GAMES:
@@ -351,7 +352,8 @@ def run_batch(
         store(o, {"summary": o.summary})  # come between done.json and the db)
 
     if todo:
-        client, cluster = _connect(scheduler, workers or os.cpu_count() or 1, len(todo))
+        n_workers = workers or os.cpu_count() or 1
+        client, cluster = _connect(scheduler, n_workers, len(todo), connect_timeout_s)
         try:
             where = scheduler or f"a local cluster of {len(cluster.workers)} worker process(es)"
             say(f"batch: running on {where}")
@@ -448,6 +450,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             inputs=args.inputs,
             db=args.db,
             video_out=not args.no_video,
+            connect_timeout_s=args.connect_timeout,
         )
     finally:
         signal.signal(signal.SIGTERM, old)
@@ -472,6 +475,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--scheduler",
         metavar="tcp://HOST:PORT",
         help="a running Dask scheduler (workers must see the videos and OUT at the same paths)",
+    )
+    p.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=CONNECT_TIMEOUT_S,
+        metavar="S",
+        help=f"give up on --scheduler after S seconds (default {CONNECT_TIMEOUT_S:g})",
     )
     p.add_argument(
         "--workers",
