@@ -59,6 +59,7 @@ HIDDEN_MAX_S = 2.0  # a ball covered longer than this no longer holds the cut ba
 MAX_WINDOW_S = 120.0  # a window longer than this is cut even inside a stroke
 RESYNC_MOVED_MM = 15.0  # after a restart, a ball this far from where the rules had it moved
 RESEED_GATE_RADII = 3.0  # a re-found ball within this of a known one takes its id
+WHITE_PRIOR_NATS = 30.0  # a re-found white's identity, as evidence (the swap needs 12)
 BALLS_EVERY_S = 0.1  # ball positions are published at most this often
 RECONNECT_FIRST_S = 0.5  # camera retries: first wait ...
 RECONNECT_MAX_S = 8.0  # ... doubling up to this
@@ -126,8 +127,9 @@ class IncrementalEvents:
 
     @property
     def at_rest(self) -> bool:
-        """No activity since the last cut (an input now is later than anything pending)."""
-        return not self.dirty
+        """Nothing seen since the last cut is still to be taken (an input now is later
+        than any event still to come)."""
+        return not self.dirty or not self.buf
 
     def feed(self, obs: FrameObs) -> list[Event] | None:
         self.buf.append(obs)
@@ -195,18 +197,28 @@ class IncrementalEvents:
 
 
 # ---------------------------------------------------------------- identities after a restart
+def _group(game: str, ball: str) -> str:
+    """Balls a fresh tracker may confuse: one class, and in Five Ball the two whites (their
+    dots are small; the rules' positions say which is which)."""
+    cls = ball_class(game, ball)
+    return "white" if cls in ("W1", "W2") else cls
+
+
 def reseed_ids(tracker, known: dict[str, tuple[float, float]], game: str) -> dict[str, str]:
     """Rename a fresh tracker's ids to those of the balls the rules know (by position).
 
-    Among balls of one class (15 ivories, two reds) the first frame's numbering
-    is arbitrary; a ball found within ``RESEED_GATE_RADII`` of a known one takes
-    its id.  Returns the renaming {old id: new id}."""
+    Among look-alike balls (15 ivories, two reds, the two whites) the first
+    frame's numbering may differ from the match's; a ball found within
+    ``RESEED_GATE_RADII`` of a known one takes its id.  A renamed white also gets
+    the match's identity as prior evidence (as if the tracker had watched it all
+    along), so the dot classifier does not swap it back on a frame or two.
+    Returns the renaming {old id: new id}."""
     R = tracker.R
     rename: dict[str, str] = {}
-    by_cls: dict[str, list[str]] = {}
+    groups: dict[str, list[str]] = {}
     for b in tracker.tracks:
-        by_cls.setdefault(ball_class(game, b), []).append(b)
-    for _cls, ids in by_cls.items():
+        groups.setdefault(_group(game, b), []).append(b)
+    for _g, ids in groups.items():
         on = [b for b in ids if tracker.tracks[b].on_table]
         kn = [b for b in ids if b in known]
         pairs: dict[str, str] = {}
@@ -228,14 +240,23 @@ def reseed_ids(tracker, known: dict[str, tuple[float, float]], game: str) -> dic
             if a not in pairs:
                 pairs[a] = rest.pop(0)
         rename.update({a: b for a, b in pairs.items() if a != b})
-    if rename:
-        tracks = {}
-        for old, tr in tracker.tracks.items():
-            new = rename.get(old, old)
-            tr.ball = new
-            tracks[new] = tr
-        tracker.tracks = tracks
-        tracker._last_match = {rename.get(b, b): j for b, j in tracker._last_match.items()}
+    tracks = {}
+    for old, tr in tracker.tracks.items():
+        new = rename.get(old, old)
+        tr.ball = new
+        tr.cls = ball_class(game, new)
+        tracks[new] = tr
+        if _group(game, new) == "white" and tr.evidence is not None:
+            cls = list(tr.evidence_classes)
+            if "W1" in cls and "W2" in cls:
+                other = "W2" if new == "W1" else "W1"
+                ev = np.array(tr.evidence, float)
+                ev[cls.index(new)] = (
+                    max(ev[cls.index(new)], ev[cls.index(other)]) + WHITE_PRIOR_NATS
+                )
+                tr.evidence = ev
+    tracker.tracks = tracks
+    tracker._last_match = {rename.get(b, b): j for b, j in tracker._last_match.items()}
     return rename
 
 
