@@ -355,6 +355,28 @@ class MatchStore:
             [(mid, start + i, e.t, e.type, e.to_json()) for i, e in enumerate(events)],
         )
 
+    def _put_ruling(
+        self, db: sqlite3.Connection, mid: int, seq: int, r: dict, at: int, t: float | None
+    ) -> None:
+        shot = int(r.get("shot", 0))
+        db.execute(
+            "INSERT OR REPLACE INTO rulings(match_id, seq, shot, at, ruling) VALUES (?,?,?,?,?)",
+            (mid, seq, shot, int(at), json.dumps(r)),
+        )
+        db.execute(
+            "INSERT OR REPLACE INTO shots(match_id, shot, t, player, cue_ball, points, foul)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (
+                mid,
+                shot,
+                t,
+                r.get("player"),
+                r.get("cue_ball"),
+                int(r.get("points") or 0),
+                int(bool(r.get("foul"))),
+            ),
+        )
+
     def _add_rulings(
         self,
         db: sqlite3.Connection,
@@ -366,23 +388,7 @@ class MatchStore:
     ) -> None:
         for k, (r, a) in enumerate(zip(rulings, at, strict=True)):
             seq = start + k
-            db.execute(
-                "INSERT INTO rulings(match_id, seq, shot, at, ruling) VALUES (?,?,?,?,?)",
-                (mid, seq, int(r.get("shot", 0)), int(a), json.dumps(r)),
-            )
-            db.execute(
-                "INSERT OR REPLACE INTO shots(match_id, shot, t, player, cue_ball, points, foul)"
-                " VALUES (?,?,?,?,?,?,?)",
-                (
-                    mid,
-                    int(r.get("shot", 0)),
-                    stroke_t[seq] if seq < len(stroke_t) else None,
-                    r.get("player"),
-                    r.get("cue_ball"),
-                    int(r.get("points") or 0),
-                    int(bool(r.get("foul"))),
-                ),
-            )
+            self._put_ruling(db, mid, seq, r, a, stroke_t[seq] if seq < len(stroke_t) else None)
 
     def save_scored(
         self,
@@ -448,12 +454,15 @@ class MatchStore:
     ) -> tuple[int, int]:
         """Store the new items and rulings of a live match and ``resume_t``, in one transaction.
 
-        Idempotent: items with ``t <= `` the stored resume_t and rulings for
-        shots already stored are skipped, so sending the same batch twice (or
-        all rulings so far each time) stores each shot once.  ``resume_t``
-        (default: the last item's t) only ever moves forward.  Each new ruling
-        is placed after the items of its batch.  Returns (items added,
-        rulings added)."""
+        Idempotent: items with ``t <= `` the stored resume_t are skipped, and
+        rulings are keyed by their shot number: one already stored the same is
+        skipped, one that differs replaces the stored one (a rescoring of the
+        whole stream rules its last stroke again when what followed it
+        arrives), so sending the same batch twice, or all rulings so far each
+        time, stores each shot once and ends with the latest rulings.
+        ``resume_t`` (default: the last new item's t) only ever moves forward.
+        A new or changed ruling is placed after the items of its batch.
+        Returns (items added, rulings added or replaced)."""
         events = list(items)
         new_rulings = [dict(r) for r in rulings]
         with self._errors(), self._tx() as db:
@@ -467,23 +476,36 @@ class MatchStore:
                 "SELECT COUNT(*) FROM items WHERE match_id=?", (match_id,)
             ).fetchone()[0]
             self._add_items(db, match_id, n_items, events)
-            n_rulings, max_shot = db.execute(
-                "SELECT COUNT(*), MAX(shot) FROM rulings WHERE match_id=?", (match_id,)
-            ).fetchone()
-            if n_rulings:
-                new_rulings = [r for r in new_rulings if int(r.get("shot", 0)) > max_shot]
-            if new_rulings:
-                # shot_start / shot_end rows in order: which stroke each ruling is about
-                all_ev = [
-                    Event.from_dict(json.loads(line))
-                    for (line,) in db.execute(
-                        "SELECT line FROM items WHERE match_id=? AND type IN "
-                        "('shot_start', 'shot_end') ORDER BY seq",
-                        (match_id,),
+            stored = {
+                int(shot): (int(seq), json.loads(text))
+                for seq, shot, text in db.execute(
+                    "SELECT seq, shot, ruling FROM rulings WHERE match_id=?", (match_id,)
+                )
+            }
+            end = n_items + len(events)
+            stroke_t: list[float] | None = None
+            n_put = 0
+            for r in new_rulings:
+                shot = int(r.get("shot", 0))
+                if shot in stored and stored[shot][1] == r:
+                    continue  # sent again: stored already
+                # new, or a ruling that changed since (the last stroke of a stream is ruled
+                # again when what followed it arrives): the latest one is the match's
+                seq = stored[shot][0] if shot in stored else len(stored)
+                if stroke_t is None:
+                    # shot_start / shot_end rows in order: which stroke each ruling is about
+                    stroke_t = _stroke_times(
+                        Event.from_dict(json.loads(line))
+                        for (line,) in db.execute(
+                            "SELECT line FROM items WHERE match_id=? AND type IN "
+                            "('shot_start', 'shot_end') ORDER BY seq",
+                            (match_id,),
+                        )
                     )
-                ]
-                at = [n_items + len(events)] * len(new_rulings)
-                self._add_rulings(db, match_id, n_rulings, new_rulings, at, _stroke_times(all_ev))
+                t = stroke_t[seq] if seq < len(stroke_t) else None
+                self._put_ruling(db, match_id, seq, r, end, t)
+                stored[shot] = (seq, r)
+                n_put += 1
             if not self._players(db, match_id) and (events or new_rulings):
                 who = _players_from(self._events(db, match_id), None, new_rulings)
                 if who:
@@ -491,7 +513,7 @@ class MatchStore:
             t_new = resume_t if resume_t is not None else max((e.t for e in events), default=None)
             if t_new is not None and (stored_t is None or t_new > stored_t):
                 db.execute("UPDATE matches SET resume_t=? WHERE id=?", (float(t_new), match_id))
-        return len(events), len(new_rulings)
+        return len(events), n_put
 
     def finish(self, match_id: int, final: dict[str, Any]) -> None:
         """Close a live match with its final line (``{"type": "final", "score", "winner"}``)."""

@@ -336,3 +336,37 @@ def test_two_processes_write_one_database(db: Path):
     assert [p.wait(timeout=60) for p in procs] == [0, 0]
     with MatchStore(db) as st:
         assert len(st.list_matches()) == 10
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_live_rescoring_each_batch_stores_the_latest_rulings(db: Path, tmp_path: Path, name: str):
+    """The live runner rescores the whole stream at every batch and sends every ruling: the
+    last stroke's ruling can change when what followed it arrives (an operator foul, a hand
+    event); the stored match must end as the whole stream scores, each shot once."""
+    sc = scored_example(name)
+    events = [it.event for it in sc.items]
+    changed = 0
+    with MatchStore(db) as st:
+        mid = st.start_match(sc.game.name, "pyramid-12ft", sc.game.options, None, "cam")
+        sent = 0
+        prev: dict[int, dict] = {}
+        for cut in range(1, len(events) + 1):
+            try:
+                part = score_items(sc.items[:cut], sc.game.name)
+            except Exception:  # noqa: BLE001 - a stream cut inside a stroke
+                continue
+            rulings = [r.to_dict() for r in part.rulings]
+            changed += sum(1 for r in rulings if r["shot"] in prev and prev[r["shot"]] != r)
+            prev.update({r["shot"]: r for r in rulings})
+            st.append(mid, events[sent:cut], rulings, events[cut - 1].t)
+            sent = cut
+        st.finish(mid, sc.final)
+        _, stored, _ = st.match_state(mid)
+        out = tmp_path / "live.jsonl"
+        st.export_jsonl(mid, out)
+        assert st.get(mid).n_shots == sum(1 for r in stored if r["shot"] > 0)
+    assert stored == [r.to_dict() for r in sc.rulings]
+    replayed, _ = replay(out)
+    assert replayed.final == sc.final
+    if name == "free_pyramid_game":
+        assert changed > 0  # the example has rulings that change as the stream goes on
