@@ -155,6 +155,10 @@ def test_overlay_plan_banners_scores_and_respots():
         st = plan.state_at(t + 1e-6)
         assert st.score == r.score and st.turn == r.next and st.shot == r.shot
     assert plan.state_at(0.0).score == {"A": 0, "B": 0}
+    starts = [it.t for it in scored.items if it.type == "shot_start"]
+    for t, r in zip(starts, scored.rulings, strict=True):  # during a stroke: its player
+        assert plan.in_stroke(t + 1e-6) and plan.state_at(t + 1e-6).turn == r.player
+    assert not plan.in_stroke(ends[-1] + 1e-6)
     # a banner shows from its event's time for a while, then goes
     pot = next(b for b in plan.banners if b.text == "7 potted in foot-left")
     assert pot in plan.banners_at(pot.t0) and pot not in plan.banners_at(pot.t1 + 0.01)
