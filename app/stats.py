@@ -9,8 +9,8 @@ video: a step between two seen samples of a ball ``dt`` apart is ``|dxy| / dt``.
 3-sample median takes out a single bad sample (a wrong detection), steps slower than
 ``REST_SPEED_MM_S`` or going nowhere (within ``JITTER_MM`` over a few samples) are
 tracker jitter on a still ball (not counted as travel), and
-steps faster than ``MAX_SPEED_MM_S`` (no stroke drives a ball that fast) are an
-identity swap, not motion.
+steps faster than ``MAX_SPEED_MM_S`` (no stroke drives a ball that fast) or a lone
+step far faster than both its neighbours are an identity swap, not motion.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ REST_SPEED_MM_S = 25.0  # slower steps are jitter on a still ball
 MAX_SPEED_MM_S = 15000.0  # faster steps are a swap of identities, not motion
 JITTER_MM = 5.0  # a ball that stays this close to itself over a few samples is still
 JITTER_SPAN = 2  # ... samples either side of a step
+SPIKE_FACTOR = 3.0  # a step this many times faster than both neighbours ...
+SPIKE_MIN_MM_S = 1000.0  # ... and this much faster is a swap of identities
 MAX_GAP_S = 0.25  # samples further apart than this (a hidden ball) are not joined
 HEAT_CELL_MM = 50.0  # heat-map bin
 HEAT_BLUR_MM = 60.0  # heat-map smoothing (Gaussian sigma)
@@ -85,7 +87,12 @@ def steps(tr: Track) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     lo = np.maximum(i - JITTER_SPAN, 0)
     hi = np.minimum(i + 1 + JITTER_SPAN, n - 1)
     span = np.hypot(*(xy[hi] - xy[lo]).T)
-    valid = ok & (v >= REST_SPEED_MM_S) & (v <= MAX_SPEED_MM_S) & (span > JITTER_MM)
+    # a lone step far faster than both its neighbours is a jump of identity (a swap),
+    # not motion: a real ball keeps its speed from one frame to the next
+    prev = np.concatenate([[0.0], v[:-1]])
+    nxt = np.concatenate([v[1:], [0.0]])
+    spike = v > SPIKE_FACTOR * np.maximum(prev, nxt) + SPIKE_MIN_MM_S
+    valid = ok & (v >= REST_SPEED_MM_S) & (v <= MAX_SPEED_MM_S) & (span > JITTER_MM) & ~spike
     return np.where(valid, d, 0.0), np.where(valid, dt, 0.0), np.where(valid, v, 0.0)
 
 
