@@ -33,6 +33,7 @@ from typing import Any
 
 from luza.events import GAMES, Event, make, write_jsonl
 from luza.rules.record import write_record
+from luza.vision.sources import STREAM_PREFIXES
 
 from . import scoresheet, stats
 from .match import MatchError, check_game, read_inputs, score_run, start_note, track_video
@@ -169,6 +170,7 @@ def _analyze(
     paths = {k: out / v for k, v in FILES.items()}
     written: dict[str, str] = {}
     seconds: dict[str, float] = {}
+    notes: list[str] = []
     bar = Bar("tracking", progress)
     try:
         run = track_video(video, game, calibration, table, progress=bar, max_frames=max_frames)
@@ -213,7 +215,12 @@ def _analyze(
     written["stats_png"] = str(paths["stats_png"])
     seconds["score"] = round(time.perf_counter() - t0, 2)
 
-    if video_out:
+    live = str(video).isdigit() or str(video).startswith(STREAM_PREFIXES)
+    if video_out and live:
+        # the overlay is drawn on a second pass over the frames: a camera or a stream
+        # cannot be read twice (``luza live`` shows a live one)
+        notes.append("no annotated video for a camera or a stream (it cannot be read twice)")
+    elif video_out:
         from .annotate import write_annotated
 
         t0 = time.perf_counter()
@@ -248,6 +255,7 @@ def _analyze(
         "db": str(ms.path) if ms is not None else None,
         "match_id": match_id,
         "seconds": seconds,
+        "notes": notes,
     }
     written["summary"] = str(paths["summary"])
     tmp = paths["summary"].with_name(paths["summary"].name + ".tmp")
@@ -281,6 +289,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         store=not args.no_db,
         max_frames=args.max_frames,
     )
+    for n in s["notes"]:
+        print(f"luza analyze: note: {n}", file=sys.stderr)
     print(summary_line(s), file=sys.stderr)
     return 0
 

@@ -227,3 +227,23 @@ def test_distance_is_never_below_the_straight_line():
     d = stats.distance_mm(tr)
     straight = math.dist(np.median(pts[:3], axis=0), np.median(pts[-3:], axis=0))
     assert d >= straight - 40.0
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    import io
+    import sys
+
+    from luza.app.analyze import Bar
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    for tty, enabled, shown in ((True, True, True), (False, True, False), (True, False, False)):
+        err = Tty() if tty else io.StringIO()
+        monkeypatch.setattr(sys, "stderr", err)
+        bar = Bar("tracking", enabled)
+        for i in range(1, 11):
+            bar(i, 10)
+        bar.close()
+        assert ("tracking" in err.getvalue() and "10" in err.getvalue()) == shown
