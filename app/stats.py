@@ -66,16 +66,10 @@ def window(tr: Track, t0: float, t1: float) -> Track:
     return Track(tr.t[m], tr.xy[m])
 
 
-def steps(tr: Track) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(step lengths mm, step durations s, speeds mm/s) between joined samples, after a
-    3-sample median of the positions.  A step counts only while the ball moves: faster
-    than ``REST_SPEED_MM_S`` and more than ``JITTER_MM`` from where it was a few samples
-    earlier and later (tracker jitter on a still ball goes nowhere); steps over a gap
-    and identity swaps are dropped too (length 0, speed 0)."""
+def _analyse_steps(tr: Track):
+    """(smoothed xy, step lengths, durations, speeds, joined, moving) of a track; see
+    :func:`steps`.  ``joined``: the step is the same ball moving (no gap, no swap)."""
     n = len(tr.t)
-    if n < 2:
-        z = np.zeros(0)
-        return z, z, z
     xy = tr.xy.copy()
     if n >= 3:
         xy[1:-1] = np.median(np.stack([tr.xy[:-2], tr.xy[1:-1], tr.xy[2:]]), axis=0)
@@ -92,8 +86,38 @@ def steps(tr: Track) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     prev = np.concatenate([[0.0], v[:-1]])
     nxt = np.concatenate([v[1:], [0.0]])
     spike = v > SPIKE_FACTOR * np.maximum(prev, nxt) + SPIKE_MIN_MM_S
-    valid = ok & (v >= REST_SPEED_MM_S) & (v <= MAX_SPEED_MM_S) & (span > JITTER_MM) & ~spike
-    return np.where(valid, d, 0.0), np.where(valid, dt, 0.0), np.where(valid, v, 0.0)
+    joined = ok & (v <= MAX_SPEED_MM_S) & ~spike
+    moving = joined & (v >= REST_SPEED_MM_S) & (span > JITTER_MM)
+    return xy, d, dt, v, joined, moving
+
+
+def steps(tr: Track) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(step lengths mm, step durations s, speeds mm/s) between joined samples, after a
+    3-sample median of the positions.  A step counts only while the ball moves: faster
+    than ``REST_SPEED_MM_S`` and more than ``JITTER_MM`` from where it was a few samples
+    earlier and later (tracker jitter on a still ball goes nowhere); steps over a gap
+    and identity swaps are dropped too (length 0, speed 0)."""
+    if len(tr.t) < 2:
+        z = np.zeros(0)
+        return z, z, z
+    _, d, dt, v, _, m = _analyse_steps(tr)
+    return np.where(m, d, 0.0), np.where(m, dt, 0.0), np.where(m, v, 0.0)
+
+
+def path_pieces(tr: Track) -> list[np.ndarray]:
+    """The track as pieces of path (mm) to draw: cut at gaps and identity swaps."""
+    if len(tr.t) < 2:
+        return []
+    xy, _, _, _, joined, _ = _analyse_steps(tr)
+    pieces, start = [], 0
+    for k, j in enumerate(joined):
+        if not j:
+            if k + 1 - start >= 2:
+                pieces.append(xy[start : k + 1])
+            start = k + 1
+    if len(xy) - start >= 2:
+        pieces.append(xy[start:])
+    return pieces
 
 
 def distance_mm(tr: Track) -> float:
@@ -257,6 +281,11 @@ class TopView:
             cv2.line(img, self.px(a), self.px(b), (200, 220, 200), 1, cv2.LINE_AA)
         for name in p.marked_spots:
             cv2.circle(img, self.px(p.spots[name]), 2, (230, 240, 230), -1, cv2.LINE_AA)
+        # which end is which: the head (house) cushion on the left, the foot on the right
+        font, col = cv2.FONT_HERSHEY_SIMPLEX, (170, 190, 210)
+        y = self.px((0, p.width_mm / 2))[1]
+        for word, x in (("head", 4), ("foot", self.w - self.margin + 2)):
+            cv2.putText(img, word, (x, y + 4), font, 0.38, col, 1, cv2.LINE_AA)
         return img
 
 
@@ -302,11 +331,13 @@ def render_png(
         if tr is None:
             continue
         w = window(tr, r.t_start, r.t_end)
-        if len(w.t) < 2:
+        pieces = path_pieces(w)
+        if not pieces:
             continue
-        poly = np.array([tv.px(p) for p in w.xy], np.int32)
-        cv2.polylines(img, [poly], False, (255, 255, 255), 1, cv2.LINE_AA)
-        s = tuple(int(c) for c in poly[0])
+        for piece in pieces:
+            poly = np.array([tv.px(p) for p in piece], np.int32)
+            cv2.polylines(img, [poly], False, (255, 255, 255), 1, cv2.LINE_AA)
+        s = tv.px(pieces[0][0])
         cv2.circle(img, s, 5, (255, 255, 255), -1, cv2.LINE_AA)
         cv2.putText(
             img, str(r.n), (s[0] + 6, s[1] - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
@@ -344,7 +375,7 @@ def render_png(
             hgt = int(round((bar_h - 40) * s["cue_peak_speed_mm_s"] / vmax))
             bar = ((cx - bw // 2, base - hgt), (cx + bw // 2, base))
             cv2.rectangle(panel, *bar, (180, 120, 40), -1)
-            label = f"{s['shot']}"
+            label = f"#{s['shot']} {s['cue_ball']}"
             if slot > 44:
                 label += f" ({s['cue_cushions']}c)"
             cv2.putText(
