@@ -357,6 +357,8 @@ def run_batch(
         try:
             where = scheduler or f"a local cluster of {len(cluster.workers)} worker process(es)"
             say(f"batch: running on {where}")
+            if scheduler and not client.scheduler_info().get("workers"):
+                say("batch: the scheduler has no workers yet; the jobs wait for some to join")
             from dask.distributed import as_completed
 
             futures = {}
