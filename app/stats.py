@@ -383,5 +383,5 @@ def render_png(
                 (40, 40, 40), 1, cv2.LINE_AA,
             )  # fmt: skip
     out = np.vstack([img, panel])
-    if not cv2.imwrite(str(path), out):
+    if not cv2.imwrite(str(path), out, [cv2.IMWRITE_PNG_COMPRESSION, 9]):
         raise OSError(f"cannot write {path}")
