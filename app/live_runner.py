@@ -37,6 +37,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -503,7 +504,7 @@ class LiveRunner(threading.Thread):
                     with self._lock:
                         self.status.camera = "ok"
                         self.status.message = (
-                            "camera ok" if self.live else "replaying " + (self.source)
+                            "camera ok" if self.live else f"replaying {Path(self.source).name}"
                         )
                 n += 1
                 (obs,) = frames_from_tracker([res.tracked])

@@ -4,6 +4,7 @@ const view = new TableView(document.getElementById("table"));
 const GAME_NAMES = { "free-pyramid": "Free Pyramid", "five-ball": "Five Ball Pyramid" };
 let lastMsg = 0;
 let socketOk = false;
+window.luzaSocketStates = 0; // states received over the WebSocket (tests read it)
 
 function render(s) {
   window.luzaState = s;
@@ -43,7 +44,9 @@ function render(s) {
       rules.appendChild(chip);
     }
     const resp = (s.respots || []).map((p) => `respot ${p.ball} at (${p.pos[0].toFixed(0)}, ${p.pos[1].toFixed(0)}) mm`);
-    notes.textContent = resp.concat((r.notes || []).slice(0, 2)).join(" · ");
+    // respot hints first, then what the ruling says beyond the checks meant for the referee
+    const said = (r.notes || []).filter((n) => !/^(check|warning)/.test(n)).slice(0, 2);
+    notes.textContent = resp.concat(said).join(" · ");
   } else {
     head.textContent = "Waiting for the first shot…";
     head.classList.remove("foul");
@@ -66,7 +69,10 @@ function connect() {
   ws.onmessage = (ev) => {
     lastMsg = Date.now();
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") render(msg);
+    if (msg.type === "state") {
+      window.luzaSocketStates += 1;
+      render(msg);
+    }
   };
   ws.onclose = () => {
     socketOk = false;

@@ -13,6 +13,8 @@ const BALL_STYLE = {
   Y: { fill: "#f4c20d", text: "#1b1b1b", label: "Y" },
 };
 const IVORY = { fill: "#efe6cf", text: "#3a2f1a" };
+// Balls are drawn a little larger than life so that they read from across the room.
+const BALL_SCALE = 1.25;
 
 function el(name, attrs, parent) {
   const e = document.createElementNS(SVGNS, name);
@@ -92,13 +94,15 @@ class TableView {
   }
 
   drawBall(parent, id, x, y, ghost) {
-    const R = this.g.ball_radius_mm;
+    const R = this.g.ball_radius_mm * BALL_SCALE;
     const st = this.style(id);
     const grp = el("g", { transform: `translate(${x} ${y})`, "data-ball": id }, parent);
     if (ghost) {
       grp.setAttribute("class", "ghost");
-      el("circle", { r: R, fill: st.fill, "fill-opacity": "0.25", stroke: "#ffffff",
-        "stroke-width": 5, "stroke-dasharray": "14 10" }, grp);
+      el("circle", { r: R * 2.2, fill: "none", stroke: "#ffe066", "stroke-width": 7,
+        "stroke-dasharray": "18 12" }, grp);
+      el("circle", { r: R, fill: st.fill, "fill-opacity": "0.35", stroke: "#ffffff",
+        "stroke-width": 5, "stroke-dasharray": "12 8" }, grp);
     } else {
       el("circle", { r: R + 4, fill: "#000", "fill-opacity": "0.35", cx: 6, cy: 8 }, grp);
       el("circle", { r: R, fill: st.fill, stroke: st.ring || "#00000055", "stroke-width": st.ring ? 6 : 2 }, grp);

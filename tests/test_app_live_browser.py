@@ -1,0 +1,141 @@
+"""The scoreboard in a real headless browser (Debian's Chromium driven by Playwright).
+
+``luza live`` replays a bundled clip as if from a camera; the page must show the
+balls moving and the score changing over the WebSocket, and end on the score a
+whole-clip analysis gives.  Skipped without /usr/bin/chromium unless ``CI`` is set.
+``LUZA_SCREENSHOT=path.png`` also saves a screenshot of the page after the stroke.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from luza.app.match import camera_for
+from luza.rules.engine import Item
+from luza.rules.record import score_items
+from luza.vision.events import extract_events, frames_from_tracker
+from luza.vision.pipeline import VisionPipeline
+from luza.vision.sources import open_source
+
+CHROMIUM = Path("/usr/bin/chromium")
+CLIPS = Path(__file__).resolve().parents[1] / "samples" / "clips"
+CLIP = CLIPS / "fb-kaisa-middle_s0_720p30.mp4"
+TRUTH = CLIPS / "fb-kaisa-middle_s0_720p30.truth.json"
+GAME = "five-ball"
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists() and not os.environ.get("CI"),
+    reason="needs Debian's Chromium at /usr/bin/chromium",
+)
+
+
+def _expected_score() -> list[int]:
+    """The whole clip tracked and scored at once (points in playing order)."""
+    cam, profile, _ = camera_for(str(TRUTH), GAME, None, [])
+    pipe = VisionPipeline(cam, profile, GAME)
+    with open_source(CLIP) as src:
+        obs = [frames_from_tracker([pipe.process(fr).tracked])[0] for fr in src]
+    events = extract_events(obs, profile, GAME)
+    scored = score_items([Item(e, f"w:{i}") for i, e in enumerate(events)], GAME)
+    return list(scored.final["score"].values())
+
+
+@pytest.fixture()
+def server(tmp_path):
+    cmd = [
+        sys.executable,
+        "-m",
+        "luza.cli",
+        "live",
+        "--source",
+        str(CLIP),
+        "--game",
+        GAME,
+        "--calibration",
+        str(TRUTH),
+        "--db",
+        str(tmp_path / "m.sqlite"),
+        "--port",
+        "0",
+        "--players",
+        "Ann,Bob",
+        "--speed",
+        "1",
+    ]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = None
+    err: list[str] = []
+    for line in p.stderr:
+        err.append(line)
+        m = re.search(r"scoreboard (http://\S+/)", line)
+        if m:
+            url = m.group(1)
+            break
+    assert url, "".join(err)
+    threading.Thread(target=lambda: err.extend(p.stderr), daemon=True).start()
+    yield url
+    p.terminate()
+    try:
+        p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
+def test_scoreboard_follows_the_match_live(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(server)
+            page.wait_for_function(
+                "document.querySelectorAll('#balls [data-ball]').length >= 4", timeout=60_000
+            )
+            first = [page.inner_text("#p0 .points"), page.inner_text("#p1 .points")]
+            assert page.inner_text("#p0 .name").endswith("Ann")
+            # count ball moves and score changes as the page receives them
+            page.evaluate(
+                """() => {
+                  window.ballMoves = 0; window.scoreTexts = [];
+                  new MutationObserver((m) => { window.ballMoves += m.length; })
+                    .observe(document.getElementById('balls'), {attributes: true, subtree: true});
+                  new MutationObserver(() => window.scoreTexts.push(
+                      document.querySelector('#p0 .points').textContent))
+                    .observe(document.querySelector('#p0 .points'),
+                             {childList: true, characterData: true, subtree: true});
+                }"""
+            )
+            page.wait_for_function(
+                "window.luzaState && window.luzaState.shots >= 1", timeout=90_000
+            )
+            if os.environ.get("LUZA_SCREENSHOT"):
+                page.wait_for_timeout(300)
+                page.screenshot(path=os.environ["LUZA_SCREENSHOT"])
+            page.wait_for_function("window.luzaState && window.luzaState.finished", timeout=90_000)
+            page.wait_for_timeout(200)
+            shown = [int(page.inner_text("#p0 .points")), int(page.inner_text("#p1 .points"))]
+            moves = page.evaluate("window.ballMoves")
+            via_socket = page.evaluate("window.luzaSocketStates")
+            status = page.inner_text("#status")
+            ruling = page.inner_text("#ruling-head")
+            chips = page.locator("#ruling-rules .chip").all_inner_texts()
+        finally:
+            browser.close()
+    assert first == ["0", "0"]
+    assert shown == _expected_score()
+    assert shown != [0, 0]  # the score changed while the page watched
+    assert moves > 10  # the balls moved on the page
+    assert via_socket > 10  # the updates came over the WebSocket
+    assert status.startswith("live") and "ended" in status
+    assert ruling.startswith("Shot 1: Ann")
+    assert chips and all(re.fullmatch(r"(FB|GR|FP|AMB)-[\w.()]+", c) for c in chips)
