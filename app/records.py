@@ -250,7 +250,7 @@ class MatchStore:
         if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
             db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA foreign_keys=ON")
-        db.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never corrupt
+        db.execute("PRAGMA synchronous=FULL")  # a stored shot survives a power cut too
         if version < SCHEMA_VERSION:
             with self._tx():
                 if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
@@ -295,10 +295,11 @@ class MatchStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite may have rolled back already
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     def close(self) -> None:
         with self._lock:

@@ -370,3 +370,41 @@ def test_live_rescoring_each_batch_stores_the_latest_rulings(db: Path, tmp_path:
     assert replayed.final == sc.final
     if name == "free_pyramid_game":
         assert changed > 0  # the example has rulings that change as the stream goes on
+
+
+def test_a_killed_writer_leaves_whole_batches(db: Path):
+    """SIGKILL between (or during) appends: each append is all or nothing, and resending the
+    whole match after the restart stores every shot once."""
+    sc = scored_example("free_pyramid_game")
+    events = [it.event for it in sc.items]
+    cuts = [c for c in range(5, len(events), 5)]
+    with MatchStore(db) as st:
+        mid = st.start_match(sc.game.name, "pyramid-12ft", sc.game.options, None, "cam")
+    code = (
+        "import sys, time; from pathlib import Path;"
+        "from luza.app.records import MatchStore;"
+        "from luza.rules.record import score_items;"
+        "from luza.rules.stream import load_stream;"
+        f"sc = score_items(load_stream(Path({str(EXAMPLES)!r}) / 'free_pyramid_game.jsonl'));"
+        "ev = [i.event for i in sc.items]; st = MatchStore(sys.argv[1]);"
+        f"cuts = {cuts!r}; prev = 0\n"
+        "for c in cuts:\n"
+        "    st.append(int(sys.argv[2]), ev[prev:c], [], ev[c - 1].t); prev = c\n"
+        "    print(c, flush=True); time.sleep(0.2)\n"
+    )
+    p = subprocess.Popen(
+        [sys.executable, "-c", code, str(db), str(mid)], stdout=subprocess.PIPE, text=True
+    )
+    seen = [int(p.stdout.readline()) for _ in range(3)]
+    p.kill()
+    p.wait(timeout=30)
+    p.stdout.close()
+    with MatchStore(db) as st:
+        items, _, resume_t = st.match_state(mid)
+        assert len(items) in cuts and len(items) >= seen[-1]  # whole batches only
+        assert resume_t == events[len(items) - 1].t
+        st.append(mid, events, [r.to_dict() for r in sc.rulings], events[-1].t)
+        st.finish(mid, sc.final)
+        items, rulings, _ = st.match_state(mid)
+    assert [e.to_json() for e in items] == [e.to_json() for e in events]
+    assert rulings == [r.to_dict() for r in sc.rulings]
