@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+from luza.rules.engine import Item
+from luza.rules.record import score_items
 from luza.samples.planning import SceneError
 from luza.samples.scenes import SCENES
 from luza.vision.events import extract_events, read_positions_csv
@@ -66,6 +68,8 @@ def run(seeds: list[int], fps: float, cache: str | None, verbose: bool):
         t_extract += time.process_time() - t0
         try:
             shot_records(ev, spec.game)
+            # the game engine too (a take-up's score, a scored ball put back...)
+            score_items([Item(e, f"{name}/{s}:{i}") for i, e in enumerate(ev)], None, profile.name)
         except Exception as e:  # a stream the rules refuse is an extractor bug: count it
             invalid += 1
             print(f"  invalid stream {name}/{s}: {e}")

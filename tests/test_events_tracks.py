@@ -143,7 +143,10 @@ def test_pot_hands_and_a_nudge():
     assert [e["ball"] for e in ev if e.type == "ball_removed"] == ["4"]
     moved = [e for e in ev if e.type == "ball_moved"]
     assert [e["ball"] for e in moved] == ["5"] and moved[0].get("uncertain")
-    assert "3" not in ev[0]["positions"] and "4" in ev[0]["positions"]
+    # 5 balls: a Free Pyramid game taken up mid-way, where every ball off the table is
+    # a scored point; the ball a hand puts down later stood there unseen from the start
+    assert ev[0]["take_up"] and ev[0]["positions"]["3"] == [1200.0, 400.0]
+    assert "4" in ev[0]["positions"]
     shot_records(ev, "free-pyramid")
 
 

@@ -88,6 +88,7 @@ CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
 CLUSTER_MIN_DV_MM_S = 60.0  # an impulse (as a velocity change) that counts as a contact
 CLUSTER_MIN_FRACTION = 0.08  # ... or this fraction of the cluster's largest
 HAND_FRAMES = 3  # a ball must be seen at rest this many frames to be placed
+SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
 
 
 class EventsError(LuzaError, ValueError):
@@ -770,22 +771,30 @@ class EventExtractor:
             if conf < LOW_CONFIDENCE:
                 data["uncertain"] = True
             events.append(make(c.type, c.t, self._frame_of(c.t), round(conf, 3), **data))
-        return self._consistent(events)
+        return take_up(self._consistent(events), self.profile, self.game)
 
     def _consistent(self, events: list[Event]) -> list[Event]:
         """Make the stream one the rules accept whatever the tracker gave (a ball that
         shows up out of nowhere, one that vanished without a pocket): a ball the stream
         has not put on the table is placed (confidence 0.3, uncertain) before the stroke
         it first appears in; a ball on the table missing from a ``shot_end`` keeps its
-        last known position there."""
+        last known position there; a ball the running stroke pocketed is not listed
+        at its end; a new ball put on another one is a tracker ghost, left out."""
         on: dict[str, list[float]] = {}
         last_pos: dict[str, list[float]] = {}
         out: list[Event] = []
         stroke_at: int | None = None  # index in out of the running stroke's shot_start
+        gone: set[str] = set()  # balls the running stroke took off the table
+        potted: set[str] = set()  # balls pocketed and not put back by a hand since
+
+        def ghost(b: str, pos) -> bool:
+            """A ball put where another one stands (centres closer than a radius): a
+            second id the tracker gave one ball, not a ball."""
+            return any(c != b and math.dist(p, pos) < self.R for c, p in on.items())
 
         def place(b: str, pos, at: int | None) -> None:
             pos = list(pos) if pos is not None else last_pos.get(b, [self.L / 2, self.W / 2])
-            if at is None:
+            if at is None or at >= len(out):
                 t = out[-1].t if out else float(self.T[0])
                 ev = make("ball_placed", t, self._frame_of(t), 0.3, ball=b, pos=pos, uncertain=True)
                 out.append(ev)
@@ -802,12 +811,46 @@ class EventExtractor:
                 if stroke_at is not None:
                     stroke_at += 1
 
+        ghosts: set[str] = set()  # ids the tracker reused for something that is no ball
+        skipping = False  # inside a stroke a ghost started: its events are dropped
+        prev: tuple[int, set[str]] | None = None  # the last stroke's start index and gone
+
+        def is_ghost(b) -> bool:
+            """A pocketed ball back in play with no hand seen putting it back (or an id
+            already found to be a ghost): the tracker gave a pocketed ball's id to
+            something else (an arm, a cue tip, a reflection)."""
+            if b in ghosts or (b not in on and b in potted):
+                ghosts.add(b)
+                return True
+            return False
+
         for e in events:
             typ = e.type
             if typ == "table_state":
                 on = {b: list(v) for b, v in e["positions"].items()}
                 last_pos.update(on)
                 out.append(e)
+                continue
+            if skipping:
+                skipping = typ != "shot_end"
+                continue
+            balls = [e.get(k) for k in ("cue_ball", "ball", "a", "b") if e.get(k) is not None]
+            if typ == "ball_placed":
+                b = e["ball"]
+                real = e.confidence >= LOW_CONFIDENCE and not ghost(b, e["pos"])
+                if b in ghosts and real:
+                    ghosts.discard(b)  # a hand seen putting it back: a ball again
+            if typ != "ball_placed" and any(is_ghost(b) for b in balls):
+                if typ != "shot_start":
+                    continue  # a ghost's contact, cushion, pot...: not a ball's
+                cut = out[-1] if out and prev is not None else None
+                if cut is not None and cut.type == "shot_end" and cut.get("at_rest") is False:
+                    out.pop()  # the ghost's "stroke" cut the last one short: it runs on
+                    stroke_at, gone = prev[0], prev[1]
+                else:
+                    skipping = True  # a stroke of a ghost alone: dropped to its end
+                continue
+            if typ == "ball_placed" and e["ball"] in ghosts:
                 continue
             if typ == "shot_start":
                 if stroke_at is None:
@@ -820,9 +863,14 @@ class EventExtractor:
                 need(e["ball"], e.get("pos"))
                 if typ in ("off_table", "pocket"):
                     on.pop(e["ball"], None)
+                    gone.add(e["ball"])
+                    if typ == "pocket":
+                        potted.add(e["ball"])
             elif typ == "hang_fall":
                 need(e["ball"])
                 on.pop(e["ball"], None)
+                gone.add(e["ball"])
+                potted.add(e["ball"])
             elif typ == "ball_moved":
                 need(e["ball"], e.get("pos"))
                 on[e["ball"]] = list(e["pos"])
@@ -830,7 +878,10 @@ class EventExtractor:
                 b = e["ball"]
                 if b in on and math.dist(on[b], e["pos"]) <= 2 * START_MM:
                     continue  # already put there (placed before the stroke it showed up in)
+                if b not in on and ghost(b, e["pos"]):
+                    continue
                 on[b] = list(e["pos"])
+                potted.discard(b)
             elif typ == "ball_removed":
                 if e["ball"] not in on:
                     continue  # never on the table as far as this stream goes
@@ -838,7 +889,14 @@ class EventExtractor:
             elif typ == "shot_end":
                 pos = dict(e["positions"])
                 for b in list(pos):
-                    need(b, pos[b])
+                    if b in gone or (b not in on and (is_ghost(b) or ghost(b, pos[b]))):
+                        # the stroke pocketed it; the tracker still lists it (or lists an
+                        # earlier pocketed ball again, unseen by hand); a second id on a ball
+                        del pos[b]
+                    else:
+                        need(b, pos[b])
+                gone_before_end = set(gone)
+                gone.clear()
                 for b, p in on.items():
                     pos.setdefault(b, p)
                 for b in list(pos):
@@ -847,6 +905,8 @@ class EventExtractor:
                 on.update({b: list(v) for b, v in pos.items()})
                 last_pos.update(on)
                 e = Event(e.type, e.t, e.frame, e.confidence, {**e.data, "positions": pos})
+                if stroke_at is not None:
+                    prev = (stroke_at, set(gone_before_end))
                 stroke_at = None
             for k in ("pos",):
                 if k in e.data and e.get("ball") in on:
@@ -855,7 +915,6 @@ class EventExtractor:
         return out
 
     def _shot_events(self, s: dict) -> list[_Cand]:
-        R = self.R
         out: list[_Cand] = []
         mvs: list[Move] = sorted(s["moves"], key=lambda m: m.t_start)
         first = mvs[0]
@@ -865,14 +924,7 @@ class EventExtractor:
         for mv in mvs[1:]:
             if mv.t_start - t0 > LAG_WINDOW_S:
                 break
-            if (
-                mv.anchor0 is not None
-                and first.anchor0 is not None
-                and np.linalg.norm(mv.anchor0 - first.anchor0) > 6 * R
-                and self._striker(mv, {first.ball: first.t_start}) is None
-                and abs(mv.anchor0[1] - first.anchor0[1]) > 4 * R
-                and min(mv.anchor0[0], first.anchor0[0]) < self.L / 4
-            ):
+            if self._lag_pair(first, mv):
                 starts.append(mv)
         if len(starts) != 2:
             starts = [first]
@@ -987,12 +1039,30 @@ class EventExtractor:
         s["positions"] = positions
         return out
 
+    def _lag_pair(self, first: Move, mv: Move) -> bool:
+        """GR-8: ``mv`` set moving with ``first`` (within ``LAG_WINDOW_S``), far from it
+        and hit by nothing, both from the house towards the foot cushion."""
+        R = self.R
+        return (
+            mv is not first
+            and 0.0 <= mv.t_start - first.t_start <= LAG_WINDOW_S
+            and mv.anchor0 is not None
+            and first.anchor0 is not None
+            and np.linalg.norm(mv.anchor0 - first.anchor0) > 6 * R
+            and abs(mv.anchor0[1] - first.anchor0[1]) > 4 * R
+            and max(mv.anchor0[0], first.anchor0[0]) < self.L / 4  # both in the house
+            and min(m.pieces[0].vel(m.pieces[0].t0)[0] for m in (mv, first)) > 0  # to the foot
+            and self._striker(mv, {first.ball: first.t_start}) is None
+        )
+
     def _struck_while_moving(self, mv: Move, cur: dict, speed0: float) -> bool:
         """A ball set moving fast, far from every moving ball, with no ball reaching it,
         while the last stroke still runs: a new stroke before the table came to rest."""
         R = self.R
         if mv.anchor0 is None or speed0 < BEFORE_REST_MIN_SPEED_MM_S:
             return False
+        if len(cur["moves"]) == 1 and self._lag_pair(cur["moves"][0], mv):
+            return False  # the second ball of a lag
         for m in cur["moves"]:
             p = self.pos_at(m.ball, mv.t_start)
             if p is not None and np.linalg.norm(p - mv.anchor0) < BEFORE_REST_CLEAR_RADII * R:
@@ -1377,6 +1447,121 @@ def _dedupe(cands: list[_Cand], window_s: float) -> list[_Cand]:
                 continue
         out.append(c)
     return out
+
+
+def _before_first_stroke(events: Sequence[Event]) -> dict[str, tuple[float, float]]:
+    """The balls on the table when the first stroke starts (the stream's end if none)."""
+    on: dict[str, tuple[float, float]] = {}
+    for e in events:
+        if e.type == "table_state":
+            on = {b: (float(v[0]), float(v[1])) for b, v in e["positions"].items()}
+        elif e.type == "shot_start":
+            break
+        elif e.type in ("ball_placed", "ball_moved"):
+            on[e["ball"]] = (float(e["pos"][0]), float(e["pos"][1]))
+        elif e.type in ("ball_removed", "pocket", "off_table", "hang_fall"):
+            on.pop(e["ball"], None)
+    return on
+
+
+def is_break_setup(
+    positions: dict[str, tuple[float, float]], profile: TableProfile, game: str
+) -> bool:
+    """True when ``positions`` are the game's opening set-up, within ``SETUP_TOL_RADII``.
+
+    Free Pyramid (GR-9): 16 balls, 15 of them on the triangle's points.  Five Ball
+    (FB-4): the kaisa on the centre spot and a red on each of the head- and foot-line
+    spots."""
+    tol = SETUP_TOL_RADII * profile.ball_radius_mm
+    if game == "free-pyramid":
+        if len(positions) != 16:
+            return False
+        pts = profile.rack_positions(5)
+        free = list(positions.values())
+        for q in pts:  # every rack point holds a ball (closest first, each ball once)
+            d = [math.dist(q, p) for p in free]
+            if not d or min(d) > tol:
+                return False
+            free.pop(int(np.argmin(d)))
+        return True
+    if game == "five-ball":
+        if len(positions) != 5:
+            return False
+        k = positions.get("K")
+        reds = [positions.get("R1"), positions.get("R2")]
+        if k is None or None in reds or math.dist(k, profile.spots["fb-centre"]) > tol:
+            return False
+        hl, fl = profile.spots["fb-head-line"], profile.spots["fb-foot-line"]
+        r1, r2 = reds
+        return (
+            max(math.dist(r1, hl), math.dist(r2, fl)) <= tol
+            or max(math.dist(r1, fl), math.dist(r2, hl)) <= tol
+        )
+    return True
+
+
+def take_up_score(n_on_table: int, game: str) -> dict[str, int]:
+    """The placeholder score of a game taken up mid-way (the camera cannot know it).
+
+    Free Pyramid: every ball off the table is a point (the rules check that they add
+    up to 16), shared as evenly as possible, ``A`` the larger half.  Five Ball: 0-0."""
+    if game == "free-pyramid":
+        m = max(0, 16 - n_on_table)
+        return {"A": (m + 1) // 2, "B": m // 2}
+    return {"A": 0, "B": 0}
+
+
+def take_up(events: list[Event], profile: TableProfile, game: str) -> list[Event]:
+    """A stream that does not open on the game's set-up is a game taken up mid-way.
+
+    Its ``table_state`` gets ``score`` (:func:`take_up_score`, a placeholder) and
+    ``"take_up": true`` so the rules score it from there instead of refusing a break
+    from a broken rack.  A stream that already carries ``score`` is left alone."""
+    if not events or events[0].type != "table_state" or "score" in events[0].data:
+        return events
+    first = next((e for e in events if e.type == "shot_start"), None)
+    if first is not None and first.get("lag"):
+        return events  # a lag (GR-8) comes before the rack: the game has not started
+    on = _before_first_stroke(events)
+    if is_break_setup(on, profile, game):
+        return events
+    ts = events[0]
+    rest = list(events[1:])
+    positions = dict(ts["positions"])
+    if game == "free-pyramid":
+        # A ball the stream first puts on the table after the first stroke was there
+        # all along, unseen (a Free Pyramid ball off the table at the take-up is a
+        # point, and a scored ball never comes back, GR-22): it stands in the
+        # table_state from the start, where it was first seen.
+        # A hand seen putting it down keeps its event (the rules take it as a ball
+        # put where it stands); the stream's own stand-in placement goes.
+        known = set(on)
+        started = False
+        late: dict[str, list[float]] = {}
+        for e in list(rest):
+            started = started or e.type == "shot_start"
+            b = e.get("ball")
+            if e.type == "ball_placed" and started and b not in known:
+                late[b] = positions[b] = list(e["pos"])
+                on[b] = (float(e["pos"][0]), float(e["pos"][1]))
+                if e.confidence < LOW_CONFIDENCE:
+                    rest.remove(e)
+            for k in ("cue_ball", "ball", "a", "b"):
+                if e.get(k) is not None:
+                    known.add(e.get(k))
+        if late:  # every shot_end before its placement lists it where it stands
+            seen: set[str] = set()
+            for i, e in enumerate(rest):
+                if e.type == "ball_placed" and e.get("ball") in late:
+                    seen.add(e["ball"])
+                if e.type == "shot_end":
+                    add = {b: p for b, p in late.items() if b not in seen}
+                    if add:
+                        data = {**e.data, "positions": {**e["positions"], **add}}
+                        rest[i] = Event(e.type, e.t, e.frame, e.confidence, data)
+    data = {**ts.data, "positions": positions}
+    data.update(score=take_up_score(len(on), game), take_up=True)
+    return [Event(ts.type, ts.t, ts.frame, ts.confidence, data), *rest]
 
 
 def extract_events(frames: Sequence[FrameObs], profile: TableProfile, game: str) -> list[Event]:
