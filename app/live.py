@@ -127,7 +127,19 @@ def cmd_live(args: argparse.Namespace) -> int:
         )
     load_game(args.game, profile, options)  # a bad --option is said now
 
-    store = MatchStore(args.db or default_db_path())
+    # listen first: a busy port is said before a match is opened in the database
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as e:
+        sock.close()
+        raise LiveCommandError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+    try:
+        store = MatchStore(args.db or default_db_path())
+    except BaseException:
+        sock.close()
+        raise
     token = args.token or secrets.token_urlsafe(12)
 
     import uvicorn
@@ -161,13 +173,6 @@ def cmd_live(args: argparse.Namespace) -> int:
         hub, token, runner.submit_input, on_startup=runner.start, on_shutdown=runner.stop
     )
 
-    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((args.host, args.port))
-    except OSError as e:
-        sock.close()
-        raise LiveCommandError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
     port = sock.getsockname()[1]
     url = f"http://{args.host}:{port}"
     if not args.token:

@@ -113,6 +113,7 @@ class IncrementalEvents:
         self._anchor: dict[str, tuple[float, float]] = {}
         self._sig: tuple[frozenset, frozenset] | None = None
         self.windows = 0
+        self.window_state: Event | None = None  # the last window's own table_state
 
     def _activity(self, obs: FrameObs) -> bool:
         sig = (frozenset(obs.seen), frozenset(obs.hidden))
@@ -172,6 +173,7 @@ class IncrementalEvents:
 
     def _cut(self, now: float, force: bool = False, end: bool = False) -> list[Event] | None:
         events = extract_events(self.buf, self.profile, self.game)
+        self.window_state = events[0] if events and events[0].type == "table_state" else None
         new = self._take(events)
         if _running(new):
             if not force:
@@ -362,6 +364,10 @@ class LiveRunner(threading.Thread):
         self._version = 0
         # take up an unfinished match of this source, else start one
         mid = store.open_match(source)
+        if mid is not None:
+            info = store.get(mid)
+            if info.game != game or info.table != self.table:
+                mid = None  # that one was another game or table: this is a new match
         resume_t = None
         if mid is not None:
             events, _rulings, resume_t = store.match_state(mid)
@@ -512,7 +518,7 @@ class LiveRunner(threading.Thread):
                 new = self.inc.feed(obs)
                 if new is not None:
                     if resync:
-                        new = self._resync(new)
+                        new = self._resync(self.inc.window_state, new)
                         resync = False
                     self._take(new)
                 now = time.monotonic()
@@ -535,8 +541,8 @@ class LiveRunner(threading.Thread):
                 close()
         if not self.live and not self._halt.is_set():
             tail = self.inc.flush()
-            if resync and tail:
-                tail = self._resync(tail)
+            if resync and self.inc.window_state is not None:
+                tail = self._resync(self.inc.window_state, tail)
             if tail or self._held:
                 self._take(tail)
         return n
@@ -544,12 +550,10 @@ class LiveRunner(threading.Thread):
     def _balls_ids(self) -> tuple[str, ...]:
         return BALLS_BY_GAME[self.game]
 
-    def _resync(self, new: list[Event]) -> list[Event]:
-        """After a restart: what changed on the table while nobody watched, as hand events."""
-        if not new or new[0].type != "table_state":
-            return new
-        ts, rest = new[0], new[1:]
-        if not self.items:
+    def _resync(self, ts: Event | None, new: list[Event]) -> list[Event]:
+        """After a restart or a reconnect: what changed on the table while nobody watched
+        (``ts``: the first window's table_state), as uncertain hand events."""
+        if ts is None or not self.items:
             return new
         known = table_positions(self.items, self.game, self._balls_ids())
         seen = {b: tuple(v) for b, v in ts["positions"].items()}
@@ -564,7 +568,7 @@ class LiveRunner(threading.Thread):
         for b in known:
             if b not in seen:
                 out.append(make("ball_removed", ts.t, ts.frame, 0.5, ball=b, uncertain=True))
-        return out + rest
+        return out + new
 
     def _take(self, new: list[Event]) -> None:
         """A cut: new vision events (+ inputs held back) scored, stored, published."""
