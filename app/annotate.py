@@ -185,7 +185,8 @@ def overlay_plan(scored: Scored) -> Plan:
 # ------------------------------------------------------------------ drawing
 
 
-def _text(img, s, org, scale, colour, thick=1, bg=(0, 0, 0), pad=4, alpha=0.6):
+def _text(img, s, org, scale, colour, thick=1, pad=4, alpha=0.6):
+    """Text on a darkened box (``alpha``: how much darker), in place; returns (w, h)."""
     font = cv2.FONT_HERSHEY_SIMPLEX
     (w, h), base = cv2.getTextSize(s, font, scale, thick)
     x, y = org
@@ -194,7 +195,7 @@ def _text(img, s, org, scale, colour, thick=1, bg=(0, 0, 0), pad=4, alpha=0.6):
     x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
     if x1c > x0c and y1c > y0c:
         roi = img[y0c:y1c, x0c:x1c]
-        roi[:] = (roi * (1 - alpha) + np.array(bg) * alpha).astype(np.uint8)
+        cv2.convertScaleAbs(roi, roi, 1.0 - alpha)
     cv2.putText(img, s, (x, y), font, scale, colour, thick, cv2.LINE_AA)
     return w, h + base + 2 * pad
 
@@ -240,7 +241,7 @@ class Painter:
         self.respot_px: dict[tuple[float, float], tuple[int, int]] = {}
 
     def draw(self, img: np.ndarray, index: int, t: float | None = None) -> np.ndarray:
-        out = img.copy()
+        out = img  # drawn in place: the decoded frame is ours
         t = self.t_of.get(index, t if t is not None else index / (self.run.fps or 30.0))
         here = self.px.get(index, {})
         for b, p in here.items():
