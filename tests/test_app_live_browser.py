@@ -139,3 +139,93 @@ def test_scoreboard_follows_the_match_live(server):
     assert status.startswith("live") and "ended" in status
     assert ruling.startswith("Shot 1: Ann")
     assert chips and all(re.fullmatch(r"(FB|GR|FP|AMB)-[\w.()]+", c) for c in chips)
+
+
+@pytest.fixture()
+def operator_server(tmp_path):
+    """An in-process server whose runner took up the Five Ball example after its first stroke."""
+    import socket
+    import time
+
+    import uvicorn
+
+    from luza.app.live_runner import LiveRunner
+    from luza.app.live_server import Hub, create_app
+    from luza.app.records import MatchStore
+    from luza.calibration.profiles import load_profile
+    from luza.events import read_jsonl
+
+    example = Path(__file__).resolve().parents[1] / "rules" / "examples" / "five_ball_game.jsonl"
+    events = []
+    for e in read_jsonl(example):
+        events.append(e)
+        if e.type == "shot_end":
+            break
+    store = MatchStore(tmp_path / "m.sqlite")
+    mid = store.start_match(GAME, "pyramid-12ft", {}, {}, source="cam-op")
+    store.append(mid, events, [], resume_t=events[-1].t)
+    hub = Hub()
+    runner = LiveRunner(
+        source="cam-op",
+        open_frames=lambda: [],
+        live=True,
+        make_pipeline=lambda: None,
+        profile=load_profile("pyramid-12ft"),
+        game=GAME,
+        store=store,
+        on_state=hub.publish,
+    )
+    hub.state = runner.state()
+    app = create_app(hub, "op-token", runner.submit_input)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    th = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    th.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and th.is_alive()
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}", store, mid
+    server.should_exit = True
+    th.join(timeout=10)
+    sock.close()
+    store.close()
+
+
+def test_operator_panel_enters_a_call_and_a_foul_with_the_token(operator_server):
+    from playwright.sync_api import sync_playwright
+
+    url, store, mid = operator_server
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(url + "/operator")
+            page.wait_for_function("document.querySelectorAll('#call-ball option').length == 5")
+            # a wrong token is refused
+            page.fill("#token", "not-it")
+            page.click("#token-form button[type=submit]")
+            page.select_option("#foul-kind", "push")
+            page.click("#foul-form button[type=submit]")
+            page.wait_for_selector("#log li.err")
+            assert "wrong operator token" in page.inner_text("#log li.err")
+            # the right one: a call, then a foul
+            page.fill("#token", "op-token")
+            page.click("#token-form button[type=submit]")
+            page.select_option("#call-ball", "K")
+            page.select_option("#call-pocket", "middle-right")
+            page.click("#call-form button[type=submit]")
+            page.wait_for_function("document.querySelectorAll('#log li.ok').length >= 2")
+            page.click("#foul-form button[type=submit]")
+            page.wait_for_function("document.querySelectorAll('#log li.ok').length >= 3")
+            page.wait_for_function(
+                "document.getElementById('op-ruling').textContent.includes('FB-10.6')"
+            )
+        finally:
+            browser.close()
+    items, _, _ = store.match_state(mid)
+    call, foul = items[-2], items[-1]
+    assert call.type == "call" and call["ball"] == "K" and call["pocket"] == "middle-right"
+    assert call["route"]["via"] is None and call["route"]["jaw"] is False
+    assert foul.type == "foul" and foul["kind"] == "push"
