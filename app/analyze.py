@@ -31,12 +31,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from luza.events import GAMES, Event, make, write_jsonl
+from luza.events import GAMES, Event, EventError, make, write_jsonl
+from luza.rules.engine import Item, RuleError
 from luza.rules.record import write_record
 from luza.vision.sources import STREAM_PREFIXES
 
 from . import scoresheet, stats
-from .match import MatchError, check_game, read_inputs, score_run, start_note, track_video
+from .match import MatchError, check_game, read_input_items, score_run, start_note, track_video
 
 FILES = {
     "events": "events.jsonl",
@@ -88,18 +89,18 @@ def parse_players(players: str | list[str] | None) -> list[str] | None:
 
 def operator_inputs(
     events: list[Event], inputs: str | None, players: list[str] | None
-) -> list[Event]:
+) -> list[Item]:
     """The operator inputs: the players (at the start of the stream) and the inputs file."""
-    out: list[Event] = []
+    out: list[Item] = []
     if players:
         t0 = events[0].t if events else 0.0
-        out.append(make("players", t0, None, 1.0, names=list(players)))
+        out.append(Item(make("players", t0, None, 1.0, names=list(players)), "--players"))
     if inputs:
-        got = read_inputs(inputs)
-        if players and any(e.type == "players" for e in got):
+        got = read_input_items(inputs)
+        if players and any(it.type == "players" for it in got):
             raise MatchError(f"{inputs} names the players already: leave out --players")
         out.extend(got)
-    out.sort(key=lambda e: e.t)  # stable: the players line stays first
+    out.sort(key=lambda it: it.t)  # stable: the players line stays first
     return out
 
 
@@ -188,7 +189,13 @@ def _analyze(
     t0 = time.perf_counter()
     table_name = run.table
     ops = operator_inputs(run.events, inputs, names)
-    scored = score_run(run.events, game, table_name, None, ops)
+    try:
+        scored = score_run(run.events, game, table_name, None, ops)
+    except (RuleError, EventError) as e:
+        raise MatchError(
+            f"the rules cannot score this match: {e} (the event log is in "
+            f"{paths['events']}; `luza score` it to see more)"
+        ) from None
     options = scored.game.options
     write_record(paths["record"], scored, table_name, options)
     written["record"] = str(paths["record"])

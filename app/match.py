@@ -178,8 +178,9 @@ def _items(events: Iterable[Event | Item], source: str) -> list[Item]:
     return out
 
 
-def read_inputs(path: str | Path) -> list[Event]:
-    """An operator-inputs file (JSON lines: call / foul / choice / players)."""
+def read_input_items(path: str | Path) -> list[Item]:
+    """An operator-inputs file (JSON lines: call / foul / choice / players) as items that
+    remember ``file:line`` (so the rules' errors name the file)."""
     p = Path(path)
     if not p.is_file():
         raise MatchError(f"operator inputs not found: {p}")
@@ -191,7 +192,12 @@ def read_inputs(path: str | Path) -> list[Event]:
                 f"{it.where}: an inputs file holds operator inputs only "
                 f"(call, foul, choice, players), not '{it.type}' events"
             )
-    return [it.event for it in items]
+    return items
+
+
+def read_inputs(path: str | Path) -> list[Event]:
+    """An operator-inputs file as events."""
+    return [it.event for it in read_input_items(path)]
 
 
 def taken_up(events: list[Event], game: str, profile: TableProfile | None = None) -> dict | None:
@@ -260,7 +266,7 @@ def score_run(
     game: str,
     table: str,
     options: dict[str, Any] | None = None,
-    inputs: list[Event] | None = None,
+    inputs: list[Event | Item] | None = None,
 ) -> Scored:
     """Score a stream (``inputs``: operator inputs, merged in by time).
 

@@ -221,3 +221,24 @@ def test_an_output_that_is_a_file_is_refused(tmp_path, capsys):
     f.write_text("x")
     assert main(["analyze", str(CLIP), "--game", GAME, "-o", str(f), "--no-db"]) == 2
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_operator_inputs_are_merged_by_time_and_named_in_errors(done, tmp_path):
+    from luza.app.analyze import operator_inputs
+    from luza.app.match import score_run
+    from luza.rules.engine import RuleError
+
+    d, s = done
+    events = read_jsonl(d / "out" / "events.jsonl")
+    start = next(e for e in events if e.type == "shot_start")
+    route = {"cushions": [], "cue_cushions": [], "via": None, "combination": None, "jaw": False}
+    call = {"type": "call", "t": start.t - 0.5, "ball": "K", "pocket": "middle-right"}
+    f = tmp_path / "ops.jsonl"
+    f.write_text(json.dumps({**call, "route": route}) + "\n")
+    scored = score_run(events, GAME, s["table"], None, operator_inputs(events, str(f), None))
+    types = [it.type for it in scored.items]
+    assert types.index("call") == types.index("shot_start") - 1  # just before the stroke
+    assert not any("auto-call" in n for n in scored.rulings[0].notes)  # the call was used
+    f.write_text(json.dumps({**call, "ball": "Q"}) + "\n")
+    with pytest.raises(RuleError, match=f"{f}:1: unknown ball id 'Q'"):
+        score_run(events, GAME, s["table"], None, operator_inputs(events, str(f), None))
