@@ -184,7 +184,9 @@ def cmd_live(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="auto")
+    config = uvicorn.Config(
+        app, log_level="warning", lifespan="on", ws="auto", timeout_graceful_shutdown=2
+    )
     server = uvicorn.Server(config)
     server_box["server"] = server
     try:

@@ -573,6 +573,9 @@ class LiveRunner(threading.Thread):
     def _take(self, new: list[Event]) -> None:
         """A cut: new vision events (+ inputs held back) scored, stored, published."""
         with self._lock:
+            if self.finished:  # the game has a winner: the table is only shown
+                self._held = []
+                return
             if new and new[0].type == "table_state" and not self.items:
                 new = self._first_table_state(new)
             floor = self.items[-1].t if self.items else None
@@ -643,11 +646,16 @@ class LiveRunner(threading.Thread):
             self.items = self.items + list(events)
         self._rescore()
         self.store.append(self.match_id, events, self.rulings, self.inc.resume_t)
+        if self.final.get("winner") is not None and not self.finished:
+            # the game is won: the match is finished (a restart starts the next one)
+            self.store.finish(self.match_id, self.final)
+            self.finished = True
+            self.status.message = f"{self.final['winner']} wins"
 
     def _end(self) -> None:
         with self._lock:
             self._rescore()
-            if self.items:
+            if self.items and not self.finished:
                 self.store.finish(self.match_id, self.final)
             self.finished = True
             self.status.camera = "ended"

@@ -15,6 +15,7 @@ from luza.app.live_runner import LiveRunner
 from luza.app.live_server import Hub, create_app
 from luza.app.records import MatchStore
 from luza.calibration.profiles import load_profile
+from luza.errors import LuzaError
 from luza.events import read_jsonl
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "rules" / "examples" / "five_ball_game.jsonl"
@@ -165,3 +166,34 @@ def test_websocket_sends_the_state_on_connect_and_on_publish(live):
         runner._publish()
         msg = ws.receive_json()
         assert msg["type"] == "state" and msg["balls"] == {"K": [1775.0, 887.5]}
+
+
+def test_a_won_game_finishes_the_match_and_refuses_more_inputs(tmp_path):
+    """The Free Pyramid example taken up before its last stroke; the stroke arrives as a cut."""
+    fp = EXAMPLE.with_name("free_pyramid_game.jsonl")
+    events = read_jsonl(fp)
+    last_start = max(i for i, e in enumerate(events) if e.type == "shot_start")
+    store = MatchStore(tmp_path / "m.sqlite")
+    mid = store.start_match("free-pyramid", "pyramid-12ft", {}, {}, source="cam-fp")
+    store.append(mid, events[:last_start], [], resume_t=events[last_start - 1].t)
+    states: list[dict] = []
+    runner = LiveRunner(
+        source="cam-fp",
+        open_frames=lambda: [],
+        live=True,
+        make_pipeline=lambda: None,
+        profile=load_profile("pyramid-12ft"),
+        game="free-pyramid",
+        store=store,
+        on_state=states.append,
+    )
+    assert runner.resumed and not runner.finished
+    runner._take(events[last_start:])
+    s = states[-1]
+    assert s["winner"] == "Bob" and s["finished"] and s["final"]["winner"] == "Bob"
+    assert store.get(mid).status == "finished"
+    with pytest.raises(LuzaError, match="the match is over"):
+        runner.submit_input({"type": "foul", "kind": "push"})
+    # the next session on this camera starts a new match
+    assert store.open_match("cam-fp") is None
+    store.close()
