@@ -70,6 +70,7 @@ STREAK_MIN_LENGTH_RADII = 2.7  # shorter: a round ball, the rim vote's job
 STREAK_MAX_LENGTH_RADII = 16.0  # longer: not one ball
 STREAK_FILL = 0.8  # area / the stadium's area of the same length and width
 STREAK_SCORE = 0.5
+STREAK_MIN_REL = 0.8  # a streak's mean brightness / the cloth's (a ball is not darker)
 
 
 @dataclass(frozen=True)
@@ -281,7 +282,7 @@ class BallDetector:
         det = self._from_votes(fg, rel, votes, frame, t, (0, 0))
         if not self.find_streaks:
             return det
-        st = self._streaks(fg, (0, 0), None, det.xy_px, frame, t)
+        st = self._streaks(fg, rel, (0, 0), None, det.xy_px, frame, t)
         return Detections.merge([det, st]) if len(st) else det
 
     def _to_work(self, xy_px: np.ndarray) -> np.ndarray:
@@ -353,7 +354,7 @@ class BallDetector:
                 for extra in (skip_px, neighbours_px):
                     if extra is not None and len(extra):
                         known.append(np.asarray(extra, float).reshape(-1, 2))
-                st = self._streaks(fg, (ex0, ey0), keep, np.vstack(known), frame, t)
+                st = self._streaks(fg, rel, (ex0, ey0), keep, np.vstack(known), frame, t)
                 if len(st):
                     parts.append(st)
         if not parts:
@@ -445,6 +446,7 @@ class BallDetector:
     def _streaks(
         self,
         fg: np.ndarray,
+        rel: np.ndarray,
         off: tuple[int, int],
         keep_box,
         balls_px: np.ndarray,
@@ -487,8 +489,13 @@ class BallDetector:
                 if not (kx0 <= c[0] < kx1 and ky0 <= c[1] < ky1):
                     continue
             ci = np.clip(np.round(c).astype(int), 0, [w - 1, h - 1])
-            if not self.centre_mask[oy + ci[1], ox + ci[0]]:
-                continue
+            if (
+                not self.centre_mask[oy + ci[1], ox + ci[0]]
+                or self.pocket_zone[oy + ci[1], ox + ci[0]]
+            ):
+                continue  # off the bed, or a pocket's hole and jaws
+            if float(rel[y : y + bxh, x : x + bxw][sub].mean()) < STREAK_MIN_REL:
+                continue  # darker than the cloth: a sleeve, a shadow, a hole
             ev, evec = np.linalg.eigh(np.cov(np.vstack([xs, ys])))
             u = evec[:, 1]
             along = (xs - c[0]) * u[0] + (ys - c[1]) * u[1]
@@ -606,6 +613,47 @@ class BallDetector:
             self.edge_radius_factor = float(np.median(self._radius_ratios[-200:]))
             self._radius_ratios = self._radius_ratios[-200:]
         return out
+
+    def surroundings(
+        self, image: np.ndarray, xy_px: np.ndarray, others_px: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For balls at frame pixels ``xy_px``: the fraction of the ring around each that
+        is foreground no ball explains (``others_px``: the other balls), and the core's
+        brightness relative to the cloth.  A ball on the cloth has a clean ring and is
+        not darker than the cloth; a knuckle, an elbow or a sleeve fails one of them."""
+        n = len(xy_px)
+        ring, rel_core = np.zeros(n), np.ones(n)
+        if self._cloth is None:
+            return ring, rel_core
+        k = int(math.ceil(2.2 * self.r_work))
+        x0, y0 = self.roi[:2]
+        wxy = self._to_work(xy_px)
+        wot = self._to_work(others_px) if len(others_px) else np.zeros((0, 2))
+        for i in range(n):
+            cx, cy = int(round(wxy[i, 0])), int(round(wxy[i, 1]))
+            bx0, by0, bx1, by1 = self.work_box(
+                (
+                    x0 + (cx - k) / self.scale,
+                    y0 + (cy - k) / self.scale,
+                    x0 + (cx + k) / self.scale,
+                    y0 + (cy + k) / self.scale,
+                )
+            )
+            if bx1 - bx0 < 3 or by1 - by0 < 3:
+                continue
+            fx0, fy0 = int(round(x0 + bx0 / self.scale)), int(round(y0 + by0 / self.scale))
+            fx1, fy1 = int(round(x0 + bx1 / self.scale)), int(round(y0 + by1 / self.scale))
+            crop = image[fy0:fy1, fx0:fx1]
+            if crop.size == 0:
+                continue
+            if self.scale < 1.0:
+                crop = cv2.resize(crop, (bx1 - bx0, by1 - by0), interpolation=cv2.INTER_AREA)
+            fg, rel = self.foreground(crop, (bx0, by0))
+            p = wxy[i : i + 1] - np.array([bx0, by0])
+            oth = np.vstack([p, wot - np.array([bx0, by0])])
+            ring[i] = self._unexplained_ring(fg, p, oth)[0]
+            rel_core[i] = self._mean_rel(rel, p)[0]
+        return ring, rel_core
 
     def _unexplained_ring(self, fg: np.ndarray, pts: np.ndarray, others: np.ndarray) -> np.ndarray:
         """Fraction of a ring 1.6 radii around each peak that is foreground no ball explains.

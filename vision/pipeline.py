@@ -22,7 +22,13 @@ from .detect import BallDetector
 from .detections import Detections
 from .identify import BallIdentifier
 from .sources import Frame
-from .track import REST_SPEED_MM_S, BallTracker, TrackerOutput
+from .track import (
+    MAX_SPEED_MM_S,
+    REST_GATE_RADII,
+    REST_SPEED_MM_S,
+    BallTracker,
+    TrackerOutput,
+)
 
 CHANGE_LEVEL = 28  # 8-bit difference (any channel) that counts as a change
 GRID_RADII = 0.5  # change-grid spacing in ball radii
@@ -36,6 +42,14 @@ CLUTTER_SCORE = 0.3  # detections scored below this lie in unexplained foregroun
 HELD_BALL_PROB = 0.9  # ... and are kept only when the classifier is this sure of a ball
 NONE_DROP = 0.5  # P(none) from which a detection is not a ball
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
+DUPLICATE_RADII = 0.8  # a new detection this close (radii) to a carried one is that one
+# A detection no tracked ball explains (a newcomer: a ball placed, or a hand, a cue,
+# an elbow taken for one) must look like a whole ball alone on the cloth:
+NEW_MIN_SCORE = 0.7  # a crisp, full rim (partial rims and clutter score lower)
+NEW_MAX_RING = 0.2  # little unexplained foreground around it (not part of a hand/arm)
+NEW_MIN_REL = 0.75  # not darker than the cloth (a sleeve, a shadow)
+NEW_MAX_NONE = 0.3  # the classifier does not call it 'none'
+EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
 
 
 @dataclass
@@ -142,6 +156,10 @@ class VisionPipeline:
                 new = _balls_only(self._classify(img, new, frame))
                 old = self._last[~in_box | static]
                 old.frame, old.t = frame.index, frame.t
+                if len(old) and len(new):
+                    # a ball on a box's edge may be found again: keep the carried one
+                    dd = np.linalg.norm(new.xy_px[:, None] - old.xy_px[None], axis=2)
+                    new = new[dd.min(axis=1) > DUPLICATE_RADII * self.detector.radius_px_min]
                 det = Detections.merge([old, new]) if len(old) else new
                 det.frame, det.t = frame.index, frame.t
                 self._update_ref(grid, boxes)
@@ -159,6 +177,8 @@ class VisionPipeline:
                     det.cls_prob,
                     det.classes,
                 )
+        if not full or self.tracker.started:
+            det = self._plausible(img, det)
         self._last = det
         out = self.tracker.update(det)
         # Balls that stopped lately get a careful look now and then while they settle
@@ -185,6 +205,78 @@ class VisionPipeline:
         return FrameResult(out, det, full)
 
     # ------------------------------------------------------------------ helpers
+    def _plausible(self, img: np.ndarray, det: Detections) -> Detections:
+        """Drop newcomers (detections no tracked ball explains) that do not look like a
+        whole ball alone on the cloth.  The game's balls are all known: a new one only
+        appears when a hand puts it down, and then it is clean and round."""
+        tr = self.tracker
+        if len(det) == 0 or not tr.started:
+            return det
+        R = self.profile.ball_radius_mm
+        dt = max(0.0, det.t - tr.t) if tr.t is not None else 0.0
+        pts, rad = [], []
+        for t in tr.tracks.values():
+            if not t.on_table:
+                continue
+            if t.state == "table" and t.speed > REST_SPEED_MM_S:
+                pts.append(t.xy + t.v * dt)
+                rad.append(1.2 * R + t.speed * dt)
+            elif t.state == "hidden" and t.lost_moving:
+                since = max(dt, det.t - t.last_seen_t)
+                pts.append(t.xy)
+                rad.append(2 * R + MAX_SPEED_MM_S * min(since, 0.2))
+            else:
+                pts.append(t.xy)
+                rad.append(EXPLAIN_RADII * R)
+        streak = det.is_streak
+        new = ~streak
+        if pts:
+            d = np.linalg.norm(det.xy_mm[:, None] - np.array(pts)[None], axis=2)
+            new &= ~(d <= np.array(rad)[None]).any(axis=1)
+        ok = np.ones(len(det), bool)
+        for j in np.nonzero(streak)[0]:
+            ok[j] = self._streak_explained(det, j, dt)
+        if not new.any():
+            return det if ok.all() else det[ok]
+        ok[new] = det.score[new] >= NEW_MIN_SCORE
+        if "none" in det.classes and det.cls_prob.shape[1]:
+            p_none = det.cls_prob[:, det.classes.index("none")]
+            ok &= ~new | (p_none < NEW_MAX_NONE)
+        idx = np.nonzero(new & ok)[0]
+        if len(idx):
+            ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
+            ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
+        return det if ok.all() else det[ok]
+
+    def _streak_explained(self, det: Detections, j: int, dt: float) -> bool:
+        """Whether a tracked ball can be streak ``j``: a moving ball whose path it lies
+        on, or a still one it starts from (struck) -- the tracker's own gates."""
+        tr = self.tracker
+        R = self.profile.ball_radius_mm
+        z = det.xy_mm[j]
+        round_ = det.xy_mm[~det.is_streak]
+        for t in tr.tracks.values():
+            if not t.on_table:
+                continue
+            since = max(dt, det.t - t.last_seen_t)
+            reach = MAX_SPEED_MM_S * min(since, 0.2) + 2 * R
+            if float(np.linalg.norm(z - t.xy)) > reach:
+                continue
+            if t.speed > REST_SPEED_MM_S or (t.state == "hidden" and t.lost_moving):
+                # on its way: the streak's axis runs through where it was or is predicted
+                p = t.xy + t.v * dt
+                if float(np.linalg.norm(z - p)) < 1.5 * R:
+                    return True
+                if min(tr._off_axis(t.xy, det, j), tr._off_axis(p, det, j)) < 1.5 * R:
+                    return True
+                continue
+            seen_in_place = len(round_) and (
+                np.linalg.norm(round_ - t.xy, axis=1).min() < REST_GATE_RADII * R
+            )
+            if not seen_in_place and tr._from_spot(t.xy, det, j):
+                return True  # struck: gone from its spot, along the streak's axis
+        return False
+
     def _classify(self, img: np.ndarray, det: Detections, frame: Frame | None = None):
         """Classes for detections; a motion-blur streak has no ball image to classify
         (uniform over the game's balls: the tracker decides by motion)."""
@@ -234,9 +326,13 @@ class VisionPipeline:
         P = np.array([t.xy + t.v * dt for t in live])
         gate = np.array([0.5 * R + 0.3 * t.speed * dt for t in live])
         d = np.linalg.norm(det.xy_mm[:, None] - P[None], axis=2)
-        order = np.sort(d, axis=1)
         near = d[np.arange(len(det)), np.argmin(d, axis=1)] <= gate[np.argmin(d, axis=1)]
-        alone = order[:, 1] > 2.5 * R if len(live) > 1 else np.ones(len(det), bool)
+        # alone: no other ball (hidden ones included: one lost in a kiss) nearby
+        others = [t.xy for t in tr.tracks.values() if t.state == "hidden"]
+        if others:
+            d = np.hstack([d, np.linalg.norm(det.xy_mm[:, None] - np.array(others)[None], axis=2)])
+        order = np.sort(d, axis=1)
+        alone = order[:, 1] > 2.5 * R if d.shape[1] > 1 else np.ones(len(det), bool)
         known = near & alone
         k = len(ident.classes)
         prob = np.zeros((len(det), k))

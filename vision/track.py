@@ -60,6 +60,7 @@ JITTER_ALPHA = 0.15  # smoothing of a still ball's position (median-like)
 EVIDENCE_DECAY = 0.995  # per observation: old class evidence fades over a few hundred frames
 SWAP_EVIDENCE_NATS = 12.0  # W1/W2 evidence margin that swaps the two whites
 VELOCITY_ALPHA = 0.6  # weight of the measured velocity against the predicted
+STREAK_END_MAX_SCORE = 0.6  # a blurred streak's end scores below this (a crisp rim: a ball)
 
 
 # Which detection class each ball id has.
@@ -245,6 +246,8 @@ class BallTracker:
     def initialise(self, det: Detections) -> list[Event]:
         """Give ids to the first frame's detections (rack order where it fits)."""
         ids = BALLS_BY_GAME[self.game]
+        if det.is_streak.any():
+            det = det[~det.is_streak]  # a blur streak is no ball to give an id
         labels = det.labels
         xy = det.xy_mm
         free = {c: [b for b in ids if ball_class(self.game, b) == c] for c in set(self._classes())}
@@ -429,11 +432,17 @@ class BallTracker:
         hl = float(np.hypot(*half))
         if hl < 1e-6:
             return False
-        u = half / hl
+        along = abs(float((np.asarray(xy) - det.xy_mm[j]) @ half)) / hl
+        return self._off_axis(xy, det, j) < self.R and along >= hl - self.R
+
+    def _off_axis(self, xy: np.ndarray, det: Detections, j: int) -> float:
+        """Distance (mm) of a point from the axis line of streak ``j``."""
+        half = det.blur_mm[j]
+        hl = float(np.hypot(*half))
         d = np.asarray(xy) - det.xy_mm[j]
-        along = float(d @ u)
-        across = abs(float(d[0] * u[1] - d[1] * u[0]))
-        return across < self.R and abs(along) >= hl - self.R
+        if hl < 1e-6:
+            return float(np.hypot(*d))
+        return abs(float(d[0] * half[1] - d[1] * half[0])) / hl
 
     def _unchanged(self, det: Detections, live: list[Track]) -> bool:
         if self._last_xy is None or self._last_n_unmatched or self._pending:
@@ -454,6 +463,7 @@ class BallTracker:
         drop: set[int] = set()
         xy = det.xy_mm.copy()
         streak = det.is_streak
+        labels = det.labels
         for tr in live:
             p, vp = pred[tr.ball]
             speed = float(np.hypot(*vp))
@@ -469,6 +479,10 @@ class BallTracker:
             for a in range(len(cand)):
                 for b in range(a + 1, len(cand)):
                     i, j = cand[a], cand[b]
+                    if min(det.score[i], det.score[j]) >= STREAK_END_MAX_SCORE:
+                        continue  # two crisp rims: two balls (a kiss), not a streak's ends
+                    if labels[i] and labels[j] and labels[i] != labels[j]:
+                        continue
                     dv = xy[j] - xy[i]
                     along = abs(float(dv @ u))
                     perp = abs(float(dv[0] * u[1] - dv[1] * u[0]))
