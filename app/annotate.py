@@ -216,21 +216,10 @@ class Painter:
         self.plan = plan
         self.R = run.profile.ball_radius_mm
         cam = run.camera
-        # every seen position of every frame, projected once
-        self.px: dict[int, dict[str, tuple[int, int]]] = {}
-        self.t_of: dict[int, float] = {}
-        keys, pts = [], []
-        for f in run.frames:
-            self.t_of[f.frame] = f.t
-            for b, p in f.seen.items():
-                keys.append((f.frame, b))
-                pts.append(p)
-        if pts:
-            proj = cam.project(np.asarray(pts, float), self.R)
-            for (fr, b), (u, v) in zip(keys, proj, strict=True):
-                self.px.setdefault(fr, {})[b] = (int(round(u)), int(round(v)))
-        self.hidden = {f.frame: f.hidden for f in run.frames}
-        self.frames_sorted = sorted(self.px)
+        # frames by index; their positions are projected when drawn, and only the last
+        # trail's worth is kept (a long match stays small in memory)
+        self.obs = {f.frame: f for f in run.frames}
+        self._px: dict[int, dict[str, tuple[int, int]]] = {}
         self.last_seen: dict[str, tuple[int, int]] = {}
         # ball radius in px (for rings), measured at the table centre
         c = np.array([run.profile.length_mm / 2, run.profile.width_mm / 2])
@@ -240,17 +229,38 @@ class Painter:
         self.trail_frames = max(2, int(round(TRAIL_S * (run.fps or 30.0))))
         self.respot_px: dict[tuple[float, float], tuple[int, int]] = {}
 
+    def px(self, index: int) -> dict[str, tuple[int, int]]:
+        """The seen balls of frame ``index`` in pixels (cached for the trail's length)."""
+        got = self._px.get(index)
+        if got is None:
+            f = self.obs.get(index)
+            got = {}
+            if f is not None and f.seen:
+                balls = list(f.seen)
+                proj = self.run.camera.project(np.asarray([f.seen[b] for b in balls]), self.R)
+                pairs = zip(balls, proj, strict=True)
+                got = {b: (int(round(u)), int(round(v))) for b, (u, v) in pairs}
+            self._px[index] = got
+            for k in [k for k in self._px if k < index - self.trail_frames - 1]:
+                del self._px[k]
+        return got
+
     def draw(self, img: np.ndarray, index: int, t: float | None = None) -> np.ndarray:
+        """Draw the overlay of frame ``index`` on ``img`` (in place) and return it."""
         out = img  # drawn in place: the decoded frame is ours
-        t = self.t_of.get(index, t if t is not None else index / (self.run.fps or 30.0))
-        here = self.px.get(index, {})
+        f = self.obs.get(index)
+        if f is not None:
+            t = f.t
+        elif t is None:
+            t = index / (self.run.fps or 30.0)
+        here = self.px(index)
         for b, p in here.items():
             self.last_seen[b] = p
         # trails: the last TRAIL_S of each ball seen now
         for b in here:
             pts = []
             for k in range(index - self.trail_frames, index + 1):
-                q = self.px.get(k, {}).get(b)
+                q = self.px(k).get(b)
                 if q is not None:
                     pts.append(q)
             if len(pts) >= 2 and math.dist(pts[0], pts[-1]) > self.r_px * 0.6:
@@ -281,7 +291,7 @@ class Painter:
             cv2.circle(out, p, self.r_px + 2, col, 1, cv2.LINE_AA)
             _text(out, b, (p[0] + self.r_px, p[1] - self.r_px), self.scale * 0.75, col,
                   pad=2, alpha=0.45)  # fmt: skip
-        for b in self.hidden.get(index, ()):
+        for b in f.hidden if f is not None else ():
             p = self.last_seen.get(b)
             if p is not None:
                 _dashed_circle(out, p, self.r_px + 2, HIDDEN_COLOUR, 1, 12)
