@@ -31,6 +31,7 @@ its items are rescored, and a file skips every frame up to its ``resume_t``.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import threading
@@ -153,6 +154,13 @@ class IncrementalEvents:
         if long and not self.dirty:  # a long quiet stretch: keep only its end
             self._trim(obs.t - CUT_BACK_S)
         return None
+
+    def restart(self) -> None:
+        """A new tracker (a restart, a reconnect): drop what is buffered, start a window."""
+        self.buf = []
+        self.dirty = True
+        self.last_activity_t = self.hidden_since = None
+        self._anchor, self._sig = {}, None
 
     def flush(self) -> list[Event]:
         """The source ended: events of what is buffered (a stroke still running is dropped)."""
@@ -411,8 +419,6 @@ class LiveRunner(threading.Thread):
             d["t"] = round(t, 6)
             d.setdefault("confidence", 1.0)
             try:
-                import json
-
                 (ev,) = list(parse_jsonl([json.dumps(d)], "input"))
             except (LuzaError, ValueError, TypeError) as e:
                 raise InputError(str(e).removeprefix("input:1: ")) from None
@@ -479,8 +485,7 @@ class LiveRunner(threading.Thread):
         wall0 = src0 = None
         it = iter(frames)
         # a fresh tracker after a restart / reconnect: the window starts anew
-        self.inc.buf = []
-        self.inc.dirty = True
+        self.inc.restart()
         resync = fresh and bool(self.items)
         try:
             for fr in it:
