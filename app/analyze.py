@@ -319,12 +319,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="'auto' (find the table in the first frames), a calibration JSON "
         "(luza calibrate) or a synthetic clip's .truth.json",
     )
-    p.add_argument("--table", metavar="NAME", help="table profile (default: the calibration's, else pyramid-12ft)")
+    p.add_argument(
+        "--table",
+        metavar="NAME",
+        help="table profile (default: the calibration's, else pyramid-12ft)",
+    )
     p.add_argument("--inputs", metavar="OPERATOR.jsonl", help="operator inputs, merged by time")
     p.add_argument("--players", metavar="'Ann,Bob'", help="the two players, breaker first")
-    p.add_argument("--db", metavar="PATH", help="match database (default: $LUZA_DB, else ~/.luza/matches.sqlite)")
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="match database (default: $LUZA_DB, else ~/.luza/matches.sqlite)",
+    )
     p.add_argument("--no-db", action="store_true", help="do not store the match in a database")
     p.add_argument("--no-video", action="store_true", help="skip the annotated video")
-    p.add_argument("--max-frames", type=int, default=0, metavar="N", help="stop after this many frames")
+    p.add_argument(
+        "--max-frames", type=int, default=0, metavar="N", help="stop after this many frames"
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_analyze)
