@@ -186,7 +186,8 @@ def operator_server(tmp_path):
     while not server.started:
         assert time.monotonic() < deadline and th.is_alive()
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}", store, mid
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}", store, mid, runner
+    runner.stop()
     server.should_exit = True
     th.join(timeout=10)
     sock.close()
@@ -196,7 +197,7 @@ def operator_server(tmp_path):
 def test_operator_panel_enters_a_call_and_a_foul_with_the_token(operator_server):
     from playwright.sync_api import sync_playwright
 
-    url, store, mid = operator_server
+    url, store, mid, _runner = operator_server
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         try:
@@ -229,3 +230,26 @@ def test_operator_panel_enters_a_call_and_a_foul_with_the_token(operator_server)
     assert call.type == "call" and call["ball"] == "K" and call["pocket"] == "middle-right"
     assert call["route"]["via"] is None and call["route"]["jaw"] is False
     assert foul.type == "foul" and foul["kind"] == "push"
+
+
+def test_scoreboard_says_when_the_camera_is_lost(operator_server, monkeypatch):
+    """A camera that gives no frames: the page says so (and the match stays on screen)."""
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setattr("luza.app.live_runner.RECONNECT_FIRST_S", 0.05)
+    url, _store, _mid, runner = operator_server
+    runner.start()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(url + "/")
+            page.wait_for_function(
+                "document.getElementById('status').textContent.includes('camera lost')"
+            )
+            assert page.evaluate("document.body.classList.contains('camera-lost')")
+            assert "reconnecting" in page.inner_text("#status")
+            assert page.inner_text("#p0 .name").endswith("Aino")
+            assert int(page.inner_text("#p0 .points")) == runner.rulings[-1]["score"]["Aino"]
+        finally:
+            browser.close()
