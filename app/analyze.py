@@ -138,6 +138,8 @@ def analyze_video(
     if out.exists() and not out.is_dir():
         raise MatchError(f"{out} exists and is not a folder")
     out.mkdir(parents=True, exist_ok=True)
+    # summary.json marks a finished run: an earlier one's must not outlive a failed rerun
+    (out / FILES["summary"]).unlink(missing_ok=True)
     # the database first: a locked or damaged file is said before minutes of tracking
     ms = None
     if store:

@@ -206,6 +206,8 @@ def test_bad_input_exits_2_with_a_message(args, words, tmp_path, capsys, monkeyp
     argv = ["analyze", *[repl.get(a, a) for a in args], "-o", str(tmp_path / "o")]
     if "--db" not in args:
         argv.append("--no-db")
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "summary.json").write_text("{}")  # a finished earlier run
     try:
         rc = main(argv)
     except SystemExit as e:  # argparse refuses a wrong game name itself
@@ -213,7 +215,9 @@ def test_bad_input_exits_2_with_a_message(args, words, tmp_path, capsys, monkeyp
     assert rc == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
-    assert not (tmp_path / "o" / "summary.json").exists()
+    # refused before touching DIR: the earlier run stands; else it no longer looks finished
+    untouched = words in ("invalid choice", "two different names")
+    assert (tmp_path / "o" / "summary.json").exists() == untouched
 
 
 def test_an_output_that_is_a_file_is_refused(tmp_path, capsys):
