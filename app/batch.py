@@ -28,6 +28,7 @@ import signal
 import socket
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -282,14 +283,17 @@ def _connect(scheduler: str | None, workers: int, n_jobs: int, timeout_s: float)
             ) from None
         return client, None
     n = max(1, min(workers, n_jobs))
-    cluster = LocalCluster(
-        n_workers=n,
-        threads_per_worker=1,
-        processes=True,
-        scheduler_port=0,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    with warnings.catch_warnings():
+        # its HTTP routes move off a busy port 8787 by themselves: nothing for a user to do
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            scheduler_port=0,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
     return Client(cluster), cluster
 
 
@@ -332,6 +336,9 @@ def run_batch(
     todo: list[Job] = []
     for j in jobs:
         d = read_done(j)
+        if d is not None and d.get("game", game) != game:
+            say(f"batch: {j.stem} was analyzed as {d.get('game')}, not {game}: analyzing again")
+            d = None
         if d is None:
             todo.append(j)
         else:

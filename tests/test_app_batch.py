@@ -112,6 +112,7 @@ def test_calibration_template_and_video_order(tmp_path: Path):
 
 
 # -- a real cluster ----------------------------------------------------------------------
+@pytest.mark.filterwarnings("ignore:Port .* is already in use")
 def test_batch_on_a_dask_cluster_matches_one_by_one(tmp_path: Path):
     pytest.importorskip("luza.app.analyze")
     from dask.distributed import LocalCluster
@@ -186,7 +187,7 @@ def test_interrupted_batch_resumes_without_redoing(tmp_path: Path):
             p.kill()
             p.wait()
     assert p.returncode == 130, err
-    assert "luza batch: interrupted" in err and "Traceback" not in err
+    assert "luza batch: interrupted" in err and "Traceback" not in err, err
     first = _done(out)
     assert 2 <= len(first) < 4, first
 
