@@ -65,7 +65,7 @@ FULL_RIM_COVERAGE = 260.0  # degrees of free rim for a free-radius circle fit
 # continue a ball that is moving or was just struck, along its axis).
 STREAK_FG = 0.35  # foreground level of a streak's pixels
 STREAK_OPEN_RADII = 0.5  # opening (ball radii) that removes a cue and thin lines
-STREAK_WIDTH_RADII = (1.4, 2.6)  # a streak's width (ball radii)
+STREAK_WIDTH_RADII = (1.3, 3.0)  # a streak's width (ball radii; soft edges widen it)
 STREAK_MIN_LENGTH_RADII = 2.7  # shorter: a round ball, the rim vote's job
 STREAK_MAX_LENGTH_RADII = 16.0  # longer: not one ball
 STREAK_FILL = 0.8  # area / the stadium's area of the same length and width
@@ -308,12 +308,14 @@ class BallDetector:
         t: float = 0.0,
         skip_px: np.ndarray | None = None,
         neighbours_px: np.ndarray | None = None,
+        streaks: bool | None = None,
     ) -> Detections:
         """Balls whose centre lies inside the given work-pixel boxes (fixed cloth model).
 
         ``skip_px``: frame pixels of balls known to be there unchanged; peaks within
         half a radius of one are left out (the caller keeps its old detection).
         ``neighbours_px``: other balls known elsewhere (for the rim fit next to them).
+        ``streaks``: also look for motion-blur streaks (default ``find_streaks``).
 
         Each box is processed with a margin of two ball radii so votes from a
         ball's whole rim are in, and only peaks inside the box are kept -- the
@@ -349,7 +351,7 @@ class BallDetector:
                 fg, rel, votes, frame, t, (ex0, ey0), keep, skip_px, neighbours_px
             )
             parts.append(found)
-            if self.find_streaks:
+            if self.find_streaks if streaks is None else streaks:
                 known = [found.xy_px]
                 for extra in (skip_px, neighbours_px):
                     if extra is not None and len(extra):

@@ -50,6 +50,7 @@ NEW_MAX_RING = 0.2  # little unexplained foreground around it (not part of a han
 NEW_MIN_REL = 0.75  # not darker than the cloth (a sleeve, a shadow)
 NEW_MAX_NONE = 0.3  # the classifier does not call it 'none'
 EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
+STREAK_MIN_TRAVEL_RADII = 0.5  # a ball moving this far a frame may smear into a streak
 
 
 @dataclass
@@ -152,6 +153,7 @@ class VisionPipeline:
                     frame.t,
                     skip_px=self._last.xy_px[static],
                     neighbours_px=self._last.xy_px[~in_box | static],
+                    streaks=self._streaks_possible(frame, in_box & ~unchanged),
                 )
                 new = _balls_only(self._classify(img, new, frame))
                 old = self._last[~in_box | static]
@@ -247,6 +249,21 @@ class VisionPipeline:
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
         return det if ok.all() else det[ok]
+
+    def _streaks_possible(self, frame: Frame, touched: np.ndarray) -> bool:
+        """Whether a motion-blur streak may be in view: a ball moves fast enough to
+        smear, one was lost while moving, or a still ball's pixels changed (struck?)."""
+        tr = self.tracker
+        if tr.t is None:
+            return True
+        dt = max(frame.t - tr.t, 1e-3)
+        R = self.profile.ball_radius_mm
+        for t in tr.tracks.values():
+            if t.state == "table" and t.speed * dt >= STREAK_MIN_TRAVEL_RADII * R:
+                return True
+            if t.state == "hidden" and t.lost_moving and frame.t - t.last_seen_t < 0.2:
+                return True
+        return bool(touched.any())
 
     def _streak_explained(self, det: Detections, j: int, dt: float) -> bool:
         """Whether a tracked ball can be streak ``j``: a moving ball whose path it lies

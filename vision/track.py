@@ -85,6 +85,7 @@ class Track:
     lost_moving: bool = False  # it was moving when it was last seen
     evidence: np.ndarray | None = None  # decayed sum of class log-probabilities
     evidence_classes: tuple[str, ...] = ()
+    seen_xy: np.ndarray | None = None  # where it was last observed
 
     @property
     def speed(self) -> float:
@@ -555,6 +556,7 @@ class BallTracker:
                 "seen",
                 "lost_moving",
                 "evidence",
+                "seen_xy",
             ):
                 va, vb = getattr(a, f), getattr(b, f)
                 setattr(a, f, vb)
@@ -570,12 +572,13 @@ class BallTracker:
             tr.v = np.zeros(2)
         else:
             since = max(dt, det.t - tr.last_seen_t)
-            if was_still:
-                # just struck: the prediction (at rest) knows nothing of the new speed
-                v_meas = (z - tr.xy) / (dt if tr.state == "table" else since)
+            seen = tr.seen_xy if tr.seen_xy is not None else tr.xy
+            v_meas = (z - seen) / since
+            if was_still or tr.state == "hidden":
+                # just struck, or found again after a gap: the prediction knows nothing
+                # of the new speed (a still ball predicts rest; a lost one was guessed)
                 tr.v = v_meas
             else:
-                v_meas = (z - tr.xy) / since if tr.state == "table" else v_pred
                 tr.v = VELOCITY_ALPHA * v_meas + (1 - VELOCITY_ALPHA) * v_pred
             tr.xy = z.copy()
             if was_still and tr.speed > REST_SPEED_MM_S:
@@ -586,6 +589,7 @@ class BallTracker:
         if tr.state == "hidden":
             tr.state = "table"
         tr.last_seen_t, tr.last_seen_frame = det.t, det.frame
+        tr.seen_xy = tr.xy.copy()
         tr.seen += 1
         tr.pocket = None
 
