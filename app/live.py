@@ -151,8 +151,13 @@ def cmd_live(args: argparse.Namespace) -> int:
 
     def on_state(state: dict) -> None:
         hub.publish(state)
-        if args.exit_when_done and state.get("finished") and "server" in server_box:
-            # give the pages a moment to receive the final, then stop
+        failed = state.get("camera", {}).get("status") == "error"
+        if failed and not server_box.get("said"):
+            server_box["said"] = True  # the console says it too, once
+            print(f"luza live: {state['camera']['message']}", file=sys.stderr, flush=True)
+        done = state.get("finished") or failed
+        if args.exit_when_done and done and "server" in server_box:
+            # give the pages a moment to receive the last state, then stop
             threading.Timer(1.0, lambda: setattr(server_box["server"], "should_exit", True)).start()
 
     runner = LiveRunner(
@@ -195,6 +200,10 @@ def cmd_live(args: argparse.Namespace) -> int:
         runner.stop()
         runner.join(timeout=5.0)
         store.close()
-    if runner.error is not None and isinstance(runner.error, LuzaError):
+    if isinstance(runner.error, LuzaError):
         raise runner.error
+    if runner.error is not None:  # a bug, said in one line (the page said it too)
+        err = runner.error
+        print(f"luza live: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
     return 0

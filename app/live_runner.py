@@ -441,7 +441,8 @@ class LiveRunner(threading.Thread):
             self.error = e
             with self._lock:
                 self.status.camera = "error"
-                self.status.message = f"stopped: {e}"
+                what = str(e) if isinstance(e, LuzaError) else f"{type(e).__name__}: {e}"
+                self.status.message = f"stopped: {what}"
                 self._publish()
 
     def _run(self) -> None:
