@@ -31,9 +31,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from luza.calibration.profiles import load_profile
 from luza.events import GAMES, Event, EventError, make, write_jsonl
-from luza.rules.engine import Item, RuleError
+from luza.rules.engine import Item, RuleError, load_game
 from luza.rules.record import write_record
+from luza.vision.cli import DEFAULT_TABLE
 from luza.vision.sources import STREAM_PREFIXES
 
 from . import scoresheet, stats
@@ -104,6 +106,17 @@ def operator_inputs(
     return out
 
 
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``["KEY=VALUE", ...]`` -> a dict (the game checks the keys and converts the values)."""
+    out: dict[str, Any] = {}
+    for p in pairs or []:
+        if "=" not in p:
+            raise MatchError(f"--option wants KEY=VALUE, got {p!r}")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
 def resolve_db(db: str | None) -> Path:
     if db:
         return Path(db).expanduser()
@@ -125,15 +138,19 @@ def analyze_video(
     progress: bool = True,
     store: bool = True,
     max_frames: int = 0,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Analyse one video into ``out_dir``; returns a JSON-able summary (paths written,
     n_frames, n_shots, final score, winner, seconds).  Deterministic: the same input
     gives the same files (only ``summary.json``'s times and the database's ids vary).
 
-    ``store=False`` leaves the match database alone."""
+    ``store=False`` leaves the match database alone; ``options`` are the game's options
+    (``luza score --option``: ambiguity readings, tolerances)."""
     t_all = time.perf_counter()
     check_game(game)
     names = parse_players(players)
+    if options:  # an unknown option or a bad value is said before minutes of tracking
+        load_game(game, load_profile(table or DEFAULT_TABLE[game]), options)
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise MatchError(f"{out} exists and is not a folder")
@@ -149,7 +166,7 @@ def analyze_video(
     try:
         return _analyze(
             video, out, game, calibration, table, inputs, names, ms, video_out, progress,
-            max_frames, t_all,
+            max_frames, t_all, options,
         )  # fmt: skip
     finally:
         if ms is not None:
@@ -169,6 +186,7 @@ def _analyze(
     progress: bool,
     max_frames: int,
     t_all: float,
+    game_options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     paths = {k: out / v for k, v in FILES.items()}
     written: dict[str, str] = {}
@@ -192,7 +210,7 @@ def _analyze(
     table_name = run.table
     ops = operator_inputs(run.events, inputs, names)
     try:
-        scored = score_run(run.events, game, table_name, None, ops)
+        scored = score_run(run.events, game, table_name, game_options, ops)
     except (RuleError, EventError) as e:
         raise MatchError(
             f"the rules cannot score this match: {e} (the event log is in "
@@ -297,6 +315,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         store=not args.no_db,
         max_frames=args.max_frames,
+        options=parse_options(args.option),
     )
     for n in s["notes"]:
         print(f"luza analyze: note: {n}", file=sys.stderr)
@@ -337,6 +356,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-video", action="store_true", help="skip the annotated video")
     p.add_argument(
         "--max-frames", type=int, default=0, metavar="N", help="stop after this many frames"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a game option (an ambiguity reading, a tolerance; see luza score); repeatable",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_analyze)

@@ -192,6 +192,7 @@ def test_auto_calibration_the_whole_way(tmp_path, capsys):
         (["{clip}", "--game", GAME, "--calibration", "nope.json"], "calibration file not found"),
         (["{clip}", "--game", GAME, "--players", "Ann"], "two different names"),
         (["{clip}", "--game", GAME, "--db", "{damaged}"], "damaged.sqlite"),
+        (["{clip}", "--game", GAME, "--option", "foo=1"], "unknown option 'foo'"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(args, words, tmp_path, capsys, monkeypatch):
@@ -216,7 +217,7 @@ def test_bad_input_exits_2_with_a_message(args, words, tmp_path, capsys, monkeyp
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
     # refused before touching DIR: the earlier run stands; else it no longer looks finished
-    untouched = words in ("invalid choice", "two different names")
+    untouched = words in ("invalid choice", "two different names", "unknown option 'foo'")
     assert (tmp_path / "o" / "summary.json").exists() == untouched
 
 
