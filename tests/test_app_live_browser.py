@@ -129,9 +129,17 @@ def test_scoreboard_follows_the_match_live(server):
             status = page.inner_text("#status")
             ruling = page.inner_text("#ruling-head")
             chips = page.locator("#ruling-rules .chip").all_inner_texts()
+            # both scores stay on screen whatever the ruling's notes say
+            inside = page.evaluate(
+                """() => ['p0', 'p1'].every((id) => {
+                  const r = document.getElementById(id).getBoundingClientRect();
+                  return r.left >= 0 && r.right <= window.innerWidth;
+                })"""
+            )
         finally:
             browser.close()
     assert first == ["0", "0"]
+    assert inside
     assert shown == _expected_score()
     assert shown != [0, 0]  # the score changed while the page watched
     assert moves > 10  # the balls moved on the page
