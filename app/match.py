@@ -14,7 +14,6 @@ rules' ``RuleError`` / ``EventError`` (a stream the rules cannot accept).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,12 +23,18 @@ from luza.calibration.calib import Calibration, CalibrationError, calibrate
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile, load_profile
 from luza.errors import LuzaError
-from luza.events import BALLS_BY_GAME, GAMES, Event
+from luza.events import GAMES, Event
 from luza.rules.engine import Item
 from luza.rules.record import Scored, score_items
 from luza.rules.stream import merge_inputs, parse_items
 from luza.vision.cli import AUTO_CALIBRATION_FRAMES, DEFAULT_TABLE, load_camera
-from luza.vision.events import FrameObs, extract_events, frames_from_tracker
+from luza.vision.events import (
+    FrameObs,
+    extract_events,
+    frames_from_tracker,
+    is_break_setup,
+    take_up_score,
+)
 from luza.vision.pipeline import VisionPipeline
 from luza.vision.sources import Frame, open_source
 
@@ -203,28 +208,22 @@ def read_inputs(path: str | Path) -> list[Event]:
 def taken_up(events: list[Event], game: str, profile: TableProfile | None = None) -> dict | None:
     """Fields to put on the first table_state of a game taken up mid-way, else None.
 
-    Free Pyramid: fewer than 16 balls and no ``score`` -> a starting ``score``.  Every
-    Free Pyramid point is a ball off the table, so the missing balls are split between
-    the players (A the odd one): the camera cannot know who pocketed them.
-    Five Ball: no ``score`` / ``break`` and not the break layout (a red or the kaisa off
-    the table, or the kaisa off its centre spot) -> ``break: false`` (no break rules)."""
+    The event stage already marks a stream it extracts (``vision.events.take_up``);
+    this does the same, with the same tests, for a stream from elsewhere (a file, a
+    live runner): not the game's break set-up, no ``score`` yet, no lag first ->
+    a placeholder ``score`` (Free Pyramid: the balls off the table shared, A the odd
+    one; the camera cannot know who potted them) and ``take_up: true``."""
     first = next((e for e in events if e.type == "table_state"), None)
     if first is None or first.get("score") is not None or first.get("break") is not None:
         return None
-    pos = first["positions"]
-    if game == "free-pyramid":
-        missing = len(BALLS_BY_GAME[game]) - len(pos)
-        if missing <= 0:
-            return None
-        return {"score": {"A": (missing + 1) // 2, "B": missing // 2}}
-    if game == "five-ball":
-        prof = profile or load_profile(DEFAULT_TABLE[game])
-        cx, cy = prof.spots["fb-centre"]
-        k = pos.get("K")
-        off_spot = k is None or math.hypot(k[0] - cx, k[1] - cy) > prof.ball_diameter_mm
-        if off_spot or "R1" not in pos or "R2" not in pos:
-            return {"break": False}
-    return None
+    stroke = next((e for e in events if e.type == "shot_start"), None)
+    if stroke is not None and stroke.get("lag"):
+        return None  # a lag (GR-8) comes before the rack: the game has not started
+    pos = {b: (float(p[0]), float(p[1])) for b, p in first["positions"].items()}
+    prof = profile or load_profile(DEFAULT_TABLE[game])
+    if is_break_setup(pos, prof, game):
+        return None
+    return {"score": take_up_score(len(pos), game), "take_up": True}
 
 
 def with_fields(events: list[Event], fields: dict[str, Any]) -> list[Event]:

@@ -186,7 +186,7 @@ def test_a_free_pyramid_game_taken_up_mid_way_is_scored_from_a_split_score():
     b.table_state(pos)
     b.strike("Y").hit("Y", "1").cushion("1", "foot").end()
     ev = events_of(b)
-    assert taken_up(ev, "free-pyramid", PROFILE) == {"score": {"A": 2, "B": 1}}
+    assert taken_up(ev, "free-pyramid", PROFILE) == {"score": {"A": 2, "B": 1}, "take_up": True}
     scored = score_run(ev, "free-pyramid", "pyramid-12ft")
     assert scored.rulings[0].score == {"A": 2, "B": 1}
     assert start_note([it.event for it in scored.items]).startswith("game taken up mid-way")
@@ -194,6 +194,10 @@ def test_a_free_pyramid_game_taken_up_mid_way_is_scored_from_a_split_score():
     b2 = StreamBuilder(PROFILE)
     b2.rack()
     assert taken_up(events_of(b2), "free-pyramid", PROFILE) is None
+    # Five Ball: balls anywhere but the break set-up -> 0-0, taken up
+    fb = {"W1": (1200.0, 800.0), "K": (1700.0, 1500.0), "R1": (2500.0, 900.0)}
+    ev5 = [make("table_state", 0.0, 0, game="five-ball", positions=fb)]
+    assert taken_up(ev5, "five-ball", PROFILE) == {"score": {"A": 0, "B": 0}, "take_up": True}
 
 
 def test_players_rename_a_placeholder_score():
