@@ -422,6 +422,12 @@ class LiveRunner(threading.Thread):
                 (ev,) = list(parse_jsonl([json.dumps(d)], "input"))
             except (LuzaError, ValueError, TypeError) as e:
                 raise InputError(str(e).removeprefix("input:1: ")) from None
+            if not self.items:
+                # the camera has not given the table yet: the input waits for it (and is
+                # judged with it)
+                self._held.append(ev)
+                self._publish()
+                return ev.to_dict()
             try:
                 self._score(self.items + self._held + [ev])
             except LuzaError as e:

@@ -197,3 +197,29 @@ def test_a_won_game_finishes_the_match_and_refuses_more_inputs(tmp_path):
     # the next session on this camera starts a new match
     assert store.open_match("cam-fp") is None
     store.close()
+
+
+def test_an_input_before_the_camera_saw_the_table_waits_for_it(tmp_path):
+    fp = EXAMPLE.with_name("free_pyramid_game.jsonl")
+    events = [e for e in read_jsonl(fp) if e.type != "players"]
+    first_end = next(i for i, e in enumerate(events) if e.type == "shot_end")
+    store = MatchStore(tmp_path / "m.sqlite")
+    runner = LiveRunner(
+        source="cam-new",
+        open_frames=lambda: [],
+        live=True,
+        make_pipeline=lambda: None,
+        profile=load_profile("pyramid-12ft"),
+        game="free-pyramid",
+        store=store,
+    )
+    assert not runner.resumed and runner.items == []
+    got = runner.submit_input({"type": "players", "names": ["Ann", "Bob"]})
+    assert got["type"] == "players"
+    assert store.match_state(runner.match_id)[0] == []  # held, not stored yet
+    runner._take(events[: first_end + 1])  # the first cut: the table and the break
+    items, _, _ = store.match_state(runner.match_id)
+    assert [e.type for e in items][:2] == ["players", "table_state"]
+    assert list(runner.state()["score"]) == ["Ann", "Bob"]
+    assert runner.state()["last_ruling"]["player"] == "Ann"
+    store.close()
