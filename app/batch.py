@@ -10,15 +10,17 @@ Resuming: a job is done when ``OUT/<stem>/done.json`` exists.  The worker
 writes it last, atomically, holding the analysis summary, so a stopped batch
 (Ctrl-C, a crash, a lost machine) started again skips what is done and runs
 the rest.  A video that fails is reported with its message and the batch goes
-on.  With ``--db`` the match records go into the match database from this
-(the client) side, one video at a time as results come back, so workers never
-write the same SQLite file at once; ``OUT/<stem>/db.json`` remembers that a
-video's record is stored, so a restart stores it once.
+on.  The match records go into the match database (``--db``, else the
+default one; ``--no-db`` for none) from this (the client) side, one video at
+a time as results come back, so workers never write the same SQLite file at
+once; ``OUT/<stem>/db.json`` remembers that a video's record is stored, so a
+restart stores it once.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import glob
 import inspect
 import json
@@ -54,6 +56,7 @@ class Job:
     video: Path
     out_dir: Path
     calibration: str
+    inputs: str | None = None
 
     @property
     def stem(self) -> str:
@@ -112,7 +115,22 @@ def calibration_for(template: str, video: Path) -> str:
     return spec
 
 
-def plan_jobs(videos: list[Path], out: Path, calibration: str) -> list[Job]:
+def inputs_for(template: str | None, video: Path) -> str | None:
+    """Operator inputs: one file for every video, or a template (``{stem}``, ``{dir}``,
+    ``{name}``) whose file a video may lack (then it has none)."""
+    if not template:
+        return None
+    if not any(f"{{{k}}}" in template for k in ("stem", "dir", "name")):
+        if not Path(template).is_file():
+            raise BatchError(f"operator inputs not found: {template}")
+        return template
+    spec = calibration_for(template, video)
+    return spec if Path(spec).is_file() else None
+
+
+def plan_jobs(
+    videos: list[Path], out: Path, calibration: str, inputs: str | None = None
+) -> list[Job]:
     by_stem: dict[str, Path] = {}
     jobs = []
     for v in videos:
@@ -122,7 +140,8 @@ def plan_jobs(videos: list[Path], out: Path, calibration: str) -> list[Job]:
                 "(rename one, or run them as two batches)"
             )
         by_stem[v.stem] = v
-        jobs.append(Job(Path(os.path.abspath(v)), out / v.stem, calibration_for(calibration, v)))
+        cal = calibration_for(calibration, v)
+        jobs.append(Job(Path(os.path.abspath(v)), out / v.stem, cal, inputs_for(inputs, v)))
     return jobs
 
 
@@ -292,7 +311,7 @@ def _connect(scheduler: str | None, workers: int, n_jobs: int, timeout_s: float)
             processes=True,
             scheduler_port=0,
             dashboard_address=None,
-            silence_logs=logging.ERROR,
+            silence_logs=logging.CRITICAL,  # jobs report their own errors; a stop is no error
         )
     return Client(cluster), cluster
 
@@ -317,7 +336,7 @@ def run_batch(
         raise BatchError(f"unknown game '{game}' (known: {', '.join(GAMES)})")
     say = log or (lambda s: print(s, file=sys.stderr, flush=True))
     out_dir = Path(out).expanduser().resolve()  # workers may run elsewhere: absolute paths
-    jobs = plan_jobs(find_videos(spec), out_dir, calibration)
+    jobs = plan_jobs(find_videos(spec), out_dir, calibration, inputs)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -361,6 +380,7 @@ def run_batch(
     if todo:
         n_workers = workers or os.cpu_count() or 1
         client, cluster = _connect(scheduler, n_workers, len(todo), connect_timeout_s)
+        futures: dict[Any, Job] = {}
         try:
             where = scheduler or f"a local cluster of {len(cluster.workers)} worker process(es)"
             say(f"batch: running on {where}")
@@ -368,7 +388,6 @@ def run_batch(
                 say("batch: the scheduler has no workers yet; the jobs wait for some to join")
             from dask.distributed import as_completed
 
-            futures = {}
             for j in todo:
                 f = client.submit(
                     run_job,
@@ -377,7 +396,7 @@ def run_batch(
                     game,
                     j.calibration,
                     table,
-                    inputs,
+                    j.inputs,
                     video_out,
                     analyze,
                     key=f"luza-batch-{j.stem}-{time.time_ns()}",
@@ -408,6 +427,11 @@ def run_batch(
                     f"[{finished}/{total}] {j.stem}: {what} | elapsed {_fmt_s(elapsed)}, "
                     f"ETA {_fmt_s(eta)}"
                 )
+        except KeyboardInterrupt:
+            # stopped: the running jobs are dropped (their done.json is never written)
+            with contextlib.suppress(Exception):  # a scheduler gone away: nothing to cancel
+                client.cancel(list(futures), force=True)
+            raise
         finally:
             client.close()
             if cluster is not None:
@@ -443,6 +467,8 @@ def summary_text(outcomes: list[Outcome]) -> str:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    from luza.app.records import default_db_path
+
     if args.workers is not None and args.workers < 1:
         raise BatchError(f"--workers wants a positive number, got {args.workers}")
     # `kill` (SIGTERM) stops like Ctrl-C: the cluster is closed, done.json files stay
@@ -457,7 +483,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             calibration=args.calibration,
             table=args.table,
             inputs=args.inputs,
-            db=args.db,
+            db=None if args.no_db else (args.db or default_db_path()),
             video_out=not args.no_video,
             connect_timeout_s=args.connect_timeout,
         )
@@ -505,12 +531,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "template such as '{dir}/{stem}.truth.json'",
     )
     p.add_argument("--table", default=None, help="table profile name or .json path")
-    p.add_argument("--inputs", default=None, help="operator inputs (JSON lines) for every video")
+    p.add_argument(
+        "--inputs",
+        default=None,
+        help="operator inputs (JSON lines): one file for every video, or a template such as "
+        "'{dir}/{stem}.inputs.jsonl' (a video without that file has none)",
+    )
     p.add_argument(
         "--db",
         metavar="PATH",
         default=None,
-        help="also store each match record in this match database (see `luza matches`)",
+        help="match database for the records (default: $LUZA_DB, else ~/.luza/matches.sqlite; "
+        "see `luza matches`)",
     )
+    p.add_argument("--no-db", action="store_true", help="do not store the match records")
     p.add_argument("--no-video", action="store_true", help="skip the annotated videos")
     p.set_defaults(func=cmd_batch)

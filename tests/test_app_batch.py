@@ -59,6 +59,12 @@ def analyze_one(video: Path, out: Path, game: str, db: Path) -> dict:
 
 
 # -- bad input (no cluster) ------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def _own_default_db(tmp_path: Path, monkeypatch):
+    """`luza batch` stores into the default database unless told: keep it in tmp_path."""
+    monkeypatch.setenv("LUZA_DB", str(tmp_path / "default.sqlite"))
+
+
 def test_bad_input_gives_clear_messages(tmp_path: Path, capsys):
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -109,6 +115,14 @@ def test_calibration_template_and_video_order(tmp_path: Path):
     assert [j.calibration for j in jobs] == [str(v.with_suffix(".truth.json")) for v in videos]
     assert [j.out_dir.name for j in jobs] == [v.stem for v in videos]
     assert batch.plan_jobs(videos, tmp_path, "auto")[0].calibration == "auto"
+    # operator inputs: one file for all, or per video where its file exists
+    (d / "fp-break_s0_720p30.inputs.jsonl").write_text('{"type": "foul", "t": 1, "kind": "push"}')
+    jobs = batch.plan_jobs(videos, tmp_path, "auto", "{dir}/{stem}.inputs.jsonl")
+    assert [j.inputs for j in jobs] == [None, str(d / "fp-break_s0_720p30.inputs.jsonl")]
+    one = str(d / "fp-break_s0_720p30.inputs.jsonl")
+    assert [j.inputs for j in batch.plan_jobs(videos, tmp_path, "auto", one)] == [one, one]
+    with pytest.raises(BatchError, match="operator inputs not found"):
+        batch.plan_jobs(videos, tmp_path, "auto", str(d / "missing.jsonl"))
 
 
 # -- a real cluster ----------------------------------------------------------------------
