@@ -112,20 +112,21 @@ class IncrementalEvents:
         self.last_activity_t: float | None = None
         self.hidden_since: float | None = None
         self._anchor: dict[str, tuple[float, float]] = {}
-        self._sig: tuple[frozenset, frozenset] | None = None
+        self._sig: frozenset | None = None  # the balls on the table (seen or hidden)
         self.windows = 0
         self.window_state: Event | None = None  # the last window's own table_state
 
     def _activity(self, obs: FrameObs) -> bool:
-        sig = (frozenset(obs.seen), frozenset(obs.hidden))
-        active = sig != self._sig
-        self._sig = sig
+        """A ball came onto / left the table, or a seen ball left the spot it lay on.  A
+        ball flickering between seen and hidden in its place is no activity."""
+        on_table = frozenset(obs.seen) | frozenset(obs.hidden)
+        active = on_table != self._sig
+        self._sig = on_table
         for b, xy in obs.seen.items():
             a = self._anchor.get(b)
             if a is None or math.dist(a, xy) > MOVE_MM:
                 active = True
-        if active:
-            self._anchor = dict(obs.seen)
+                self._anchor[b] = xy
         return active
 
     @property

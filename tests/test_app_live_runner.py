@@ -62,6 +62,30 @@ def summary(events: list[Event]) -> list[tuple]:
     return out
 
 
+def _keyed(events: list[Event]) -> list[tuple[tuple, float]]:
+    """Contacts as ((type, balls / cushion), t)."""
+    out = []
+    for e in events:
+        if e.type == "collision":
+            out.append((("collision", *sorted((e["a"], e["b"]))), e.t))
+        elif e.type == "cushion":
+            out.append((("cushion", e["ball"], e["cushion"]), e.t))
+    return out
+
+
+def _unmatched(a: list[Event], b: list[Event], tol_s: float = 0.05) -> list:
+    """Contacts of ``a`` with no contact of ``b`` of the same kind within ``tol_s`` (1:1)."""
+    left = _keyed(b)
+    missing = []
+    for key, t in _keyed(a):
+        k = next((i for i, (kb, tb) in enumerate(left) if kb == key and abs(tb - t) <= tol_s), None)
+        if k is None:
+            missing.append((key, t))
+        else:
+            left.pop(k)
+    return missing
+
+
 def test_incremental_events_equal_the_whole_clip(setup, observed):
     _cam, profile = setup
     whole = extract_events(observed, profile, GAME)
@@ -79,11 +103,9 @@ def test_incremental_events_equal_the_whole_clip(setup, observed):
     assert got[0]["positions"] == whole[0]["positions"]
     assert summary(got) == summary(whole)
     assert any(s[0] == "shot" and s[4] for s in summary(whole))  # the clip has a pot
-    # every contact found on the whole clip is found incrementally, at the same time
-    contacts = sorted((e.type, round(e.t, 2)) for e in whole if e.type in ("collision", "cushion"))
-    assert sorted((e.type, round(e.t, 2)) for e in got if e.type in ("collision", "cushion")) == (
-        contacts
-    )
+    # every contact found on the whole clip is found incrementally, at the same time (a
+    # window's path fit may move it by a frame's fraction)
+    assert _unmatched(whole, got) == [] and _unmatched(got, whole) == []
     # times never go backwards, and a cut never lands inside a stroke
     assert all(a.t <= b.t for a, b in zip(got, got[1:], strict=False))
     for t in cuts:
