@@ -6,7 +6,8 @@ live runner's :class:`IncrementalEvents` as a camera would and prints:
 - tracking speed (frames/s, one core) against the clip's own frame rate (live needs >= 1x);
 - windows cut, and the time a cut takes (``extract_events`` on the window, ms);
 - whether the incremental stream has the same strokes, first contacts, pots and
-  hand events as ``extract_events`` on the whole clip, and the same contacts;
+  hand events as ``extract_events`` on the whole clip, and the same contacts (each
+  within 0.05 s);
 - the delay from a stroke's ``shot_end`` to the cut that delivers its ruling
   (source seconds: ``QUIET_S`` plus what the extractor needs to confirm the rest);
 - the time to rescore the whole stream at the last cut (``score_items``, ms).
