@@ -304,7 +304,9 @@ class BallTracker:
 
     def _id_order(self, xy: np.ndarray, labels: list[str]) -> list[int]:
         """Detection order for numbering: rack positions first, then by x then y."""
-        rack = np.array(self.profile.rack_positions()) if self.game == "free-pyramid" else None
+        rack = None
+        if self.game == "free-pyramid" and "rear" in self.profile.spots:
+            rack = np.array(self.profile.rack_positions())
         keyed = []
         for i in range(len(xy)):
             k = (1, float(xy[i, 0]), float(xy[i, 1]))
