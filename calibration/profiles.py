@@ -185,7 +185,9 @@ class TableProfile:
         row by row, left (small y) to right.
         """
         D = self.ball_diameter_mm
-        x0, y0 = self.spots["rear"]
+        # A table without pyramid markings (a pool or snooker profile) racks where a
+        # pyramid table's rear spot is: 3/4 L on the long axis (TB-3).
+        x0, y0 = self.spots.get("rear", (0.75 * self.length_mm, 0.5 * self.width_mm))
         out = []
         for i in range(n_rows):
             for j in range(i + 1):
