@@ -408,3 +408,25 @@ def test_a_killed_writer_leaves_whole_batches(db: Path):
         items, rulings, _ = st.match_state(mid)
     assert [e.to_json() for e in items] == [e.to_json() for e in events]
     assert rulings == [r.to_dict() for r in sc.rulings]
+
+
+def test_cli_on_an_empty_database_and_an_open_match(db: Path, capsys):
+    assert main(["matches", "--db", str(db)]) == 0
+    assert "no matches in" in capsys.readouterr().out
+    # a stream (not a match record) is refused with a message
+    assert main(["import", str(EXAMPLES / "five_ball_game.jsonl"), "--db", str(db)]) == 2
+    assert "not a match record" in capsys.readouterr().err
+    sc = scored_example("five_ball_game")
+    events = [it.event for it in sc.items]
+    (evs, rul), *_ = list(_batches(sc, [len(events) // 2]))
+    with MatchStore(db) as st:
+        mid = st.start_match(sc.game.name, "pyramid-12ft", sc.game.options, None, "camera:0")
+        st.append(mid, evs, rul, evs[-1].t)
+    assert main(["show", str(mid), "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("| open") and out[1] == "source: camera:0"
+    score = " ".join(f"{k} {v}" for k, v in rul[-1]["score"].items())
+    assert out[-1] == f"in progress: {score} (stored up to t={evs[-1].t:.2f} s)"
+    assert main(["matches", "--db", str(db)]) == 0
+    row = capsys.readouterr().out.splitlines()[2].split()
+    assert row[0] == str(mid) and row[-1] == "open" and row[-2] == str(len(rul))
