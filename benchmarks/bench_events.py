@@ -31,7 +31,14 @@ from luza.rules.record import score_items
 from luza.samples.planning import SceneError
 from luza.samples.scenes import SCENES
 from luza.vision.events import extract_events, read_positions_csv
-from luza.vision.events_truth import Noise, Score, load_play, sample_scene, score
+from luza.vision.events_truth import (
+    INVISIBLE_DV_MM_S,
+    Noise,
+    Score,
+    load_play,
+    sample_scene,
+    score,
+)
 from luza.vision.shots import describe, shot_records
 
 TARGETS = {"pocket": 0.995, "cushion": 0.98, "collision": 0.97}
@@ -102,6 +109,15 @@ def report(tot: Score, fps: float, n: int, invalid: int, t_extract: float) -> No
             f"{k:20s} {tl.tp + tl.fn:6d} {tl.tp + tl.fp:6d} {tl.recall:8.1%} {tl.precision:9.1%} "
             f"{mark}{dup}"
         )
+    for k, (n_inv, m_inv) in tot.invisible.items():
+        tl = tot.tallies[k]
+        n = tl.tp + tl.fn
+        if n > n_inv:
+            rec = (tl.tp - (n_inv - m_inv)) / (n - n_inv)
+            print(
+                f"{k}: {n_inv} truth contacts changed no velocity by {INVISIBLE_DV_MM_S:g} mm/s "
+                f"(invisible; {m_inv} of them missed); recall on the other {n - n_inv}: {rec:.1%}"
+            )
     fc = tot.first_right / tot.first_total if tot.first_total else 1.0
     print(
         f"cue ball's first contact right: {tot.first_right}/{tot.first_total} = {fc:.1%} "
@@ -137,6 +153,55 @@ def real(dir_: str, table: str, game: str) -> None:
             print(f"  the rules refuse this stream: {e}")
 
 
+REAL_DIR = Path("/work/shared/realdata/LukasSeglias__billiard-ai/test/billiard_search/videos")
+# what each clip shows (PROVENANCE.md): ball-on-ball hits, pots (the pocket as the
+# image shows it; which table end is the head depends on the calibration)
+REAL_EXPECT = {
+    "gleitreibungskoeffizient_0000_0005": (0, "none"),
+    "null_grad_stoss_1_0003_0009": (1, "none"),
+    "simulation_vs_reality_1_0008_0011": (1, "the red, bottom-middle pocket, frame 35-40"),
+    "simulation_vs_reality_2_0153_0200": (1, "the red, top-middle pocket, frame 40-50"),
+    "video_12_0205_0208": (1, "none"),
+    "video_13_0030_0034": (1, "the red, bottom-right pocket, frame ~60"),
+    "video_9_0056_0101": (1, "the red, top-right pocket, frame ~50"),
+}
+
+
+def real_clips(table: str, game: str, out_dir: str) -> None:
+    """``luza track`` on the LukasSeglias clips (auto calibration), then the events."""
+    import subprocess
+
+    from luza.events import read_jsonl
+
+    if not REAL_DIR.is_dir():
+        print(f"real clips absent ({REAL_DIR}): skipped")
+        return
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, (n_hits, pot) in REAL_EXPECT.items():
+        video = REAL_DIR / f"{name}.mp4"
+        ev_path, pos_path = out / f"{name}.events.jsonl", out / f"{name}.csv"
+        if not ev_path.is_file():
+            cmd = [sys.executable, "-m", "luza.cli", "track", str(video), "--calibration"]
+            cmd += ["auto", "--table", table, "--game", game, "-o", str(ev_path)]
+            cmd += ["--positions", str(pos_path), "--quiet"]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"\n== {name}: luza track failed: {r.stderr.strip()[-300:]}")
+                continue
+        ev = read_jsonl(ev_path)
+        print(f"\n== {name}: {len(ev)} events (the clip: {n_hits} ball-ball hit(s); pot: {pot})")
+        for e in ev:
+            if e.type != "line_cross":
+                print("  " + e.to_json()[:200])
+        balls = sorted(ev[0]["positions"]) if ev and ev[0].type == "table_state" else []
+        cols = [e for e in ev if e.type == "collision"]
+        pots = [
+            f"{e['ball']}@{e['pocket']} f{e.frame}" for e in ev if e.type in ("pocket", "hang_fall")
+        ]
+        print(f"  -> balls at the start {balls}; collisions {len(cols)}; pots {pots or 'none'}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="1000-1099")
@@ -146,7 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--table", default="snooker-lukasseglias")
     ap.add_argument("--game", default="five-ball")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--real", action="store_true", help="luza track + events on the real clips")
+    ap.add_argument("--real-out", default="/tmp/luza_ev_real", help="where --real keeps tracks")
     a = ap.parse_args(argv)
+    if a.real:
+        real_clips(a.table, a.game, a.real_out)
+        return 0
     if a.real_positions:
         real(a.real_positions, a.table, a.game)
         return 0

@@ -97,3 +97,12 @@ def test_track_then_score_a_clip_that_starts_mid_game(clip, tmp_path, capsys):
     assert ev[0]["take_up"] is True
     assert luza_main(["score", str(out)]) == 0
     assert "final:" in capsys.readouterr().out
+
+
+def test_a_profile_without_five_ball_spots_uses_the_rule_fractions():
+    snooker = load_profile("snooker-lukasseglias")
+    L, W = snooker.length_mm, snooker.width_mm
+    setup = {"K": (L / 2, W / 2), "R1": (L / 4, W / 2), "R2": (3 * L / 4, W / 2)}
+    setup.update(W1=(100.0, 100.0), W2=(200.0, 100.0))
+    assert is_break_setup(setup, snooker, "five-ball")
+    assert not is_break_setup(dict(setup, K=(L / 3, W / 3)), snooker, "five-ball")

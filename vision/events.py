@@ -65,7 +65,8 @@ JUMP_START_MM = 15.0  # ... or this far once
 REST_WINDOW_S = 0.3  # a ball is at rest when a window this long ...
 REST_SPREAD_MM = 4.0  # ... stays within this of its first sample
 REST_MIN_SAMPLES = 3
-FIT_TOL_MM = 6.0  # a piece of path fits its samples within this
+FIT_TOL_MM = 6.0  # a piece of path fits its samples within this ...
+FIT_TOL_PER_MM_S = 0.0  # ... plus this per mm/s of its speed (tried 0.0007: worse at 60 fps)
 MAX_ACCEL_MM_S2 = 4000.0  # sliding friction ~ 0.2 g; more than this is a contact
 MIN_DV_MM_S = 60.0  # velocity change that counts as a contact at a break
 CONTACT_TOL_MM = 12.0  # slack on "one radius from the nose" / "two radii apart"
@@ -184,19 +185,33 @@ def _fit(ts: np.ndarray, xy: np.ndarray) -> tuple[Piece, float]:
     return piece, res
 
 
-def segment_path(ts: np.ndarray, xy: np.ndarray, tol_mm: float = FIT_TOL_MM) -> list[list[int]]:
+def segment_path(
+    ts: np.ndarray, xy: np.ndarray, tol_mm: float = FIT_TOL_MM, tol_per_mm_s: float | None = None
+) -> list[list[int]]:
     """Greedy cut of a moving ball's samples into pieces of constant acceleration.
 
-    Returns lists of sample indices.  A break falls where a sample no longer fits;
-    the break is then moved by one sample either way if that fits both sides better.
+    Returns lists of sample indices.  A break falls where a sample no longer fits
+    within ``tol_mm`` plus ``tol_per_mm_s`` times the piece's mean speed (a fast
+    ball is located less precisely: motion blur); the break is then moved by one
+    sample either way if that fits both sides better.
     """
+    per = FIT_TOL_PER_MM_S if tol_per_mm_s is None else tol_per_mm_s
+
+    def fit(t: np.ndarray, p: np.ndarray) -> tuple[Piece, float]:
+        """The residual scaled so that ``tol_mm`` is the speed's own tolerance."""
+        piece, res = _fit(t, p)
+        if len(t) >= 2 and per > 0:
+            speed = float(np.linalg.norm(p[-1] - p[0])) / max(float(t[-1] - t[0]), 1e-9)
+            res = res * tol_mm / (tol_mm + per * speed)
+        return piece, res
+
     n = len(ts)
     groups: list[list[int]] = []
     i = 0
     while i < n:
         j = i + 1
         while j < n:
-            _, res = _fit(ts[i : j + 1], xy[i : j + 1])
+            _, res = fit(ts[i : j + 1], xy[i : j + 1])
             if res > tol_mm:
                 break
             j += 1
@@ -211,8 +226,8 @@ def segment_path(ts: np.ndarray, xy: np.ndarray, tol_mm: float = FIT_TOL_MM) -> 
         for shift in (-1, 0):
             aa = a[: len(a) + shift] if shift else a
             bb = a[len(a) + shift :] + b if shift else b
-            _, ra = _fit(ts[aa], xy[aa])
-            _, rb = _fit(ts[bb], xy[bb])
+            _, ra = fit(ts[aa], xy[aa])
+            _, rb = fit(ts[bb], xy[bb])
             if ra <= tol_mm and rb <= tol_mm and ra + rb < best[1]:
                 best = (shift, ra + rb)
         if best[0] == -1:
@@ -226,11 +241,11 @@ def segment_path(ts: np.ndarray, xy: np.ndarray, tol_mm: float = FIT_TOL_MM) -> 
                 continue
             if g > 0 and len(groups[g - 1]) >= 3:
                 ext = groups[g - 1] + cur[:1]
-                if _fit(ts[ext], xy[ext])[1] <= tol_mm:
+                if fit(ts[ext], xy[ext])[1] <= tol_mm:
                     groups[g - 1], cur = ext, cur[1:]
             if cur and g + 1 < len(groups) and len(groups[g + 1]) >= 3:
                 ext = cur[-1:] + groups[g + 1]
-                if _fit(ts[ext], xy[ext])[1] <= tol_mm:
+                if fit(ts[ext], xy[ext])[1] <= tol_mm:
                     groups[g + 1], cur = ext, cur[:-1]
             groups[g] = cur
         groups = [g for g in groups if g]
@@ -1487,11 +1502,14 @@ def is_break_setup(
     if game == "five-ball":
         if len(positions) != 5:
             return False
+        L, W = profile.length_mm, profile.width_mm
+        sp = profile.spots
+        centre = sp.get("fb-centre", (L / 2, W / 2))
+        hl, fl = sp.get("fb-head-line", (L / 4, W / 2)), sp.get("fb-foot-line", (3 * L / 4, W / 2))
         k = positions.get("K")
         reds = [positions.get("R1"), positions.get("R2")]
-        if k is None or None in reds or math.dist(k, profile.spots["fb-centre"]) > tol:
+        if k is None or None in reds or math.dist(k, centre) > tol:
             return False
-        hl, fl = profile.spots["fb-head-line"], profile.spots["fb-foot-line"]
         r1, r2 = reds
         return (
             max(math.dist(r1, hl), math.dist(r2, fl)) <= tol

@@ -37,6 +37,9 @@ HAND_REACH_MM = 120.0  # balls this close to the hand are covered too
 SLOW_TOUCH_MM_S = 100.0  # a cushion touch slower than this: time tolerance SLOW_TOUCH_TOL_S
 SLOW_TOUCH_TOL_S = 0.4
 WAVE_S = 0.005  # 3+ truth collisions within this: a cluster wave (a rack broken)
+# A contact that changed no ball's velocity by this much moves it off its old path by
+# under 3 mm within 0.1 s -- inside the tracker's noise: no footage can show it.
+INVISIBLE_DV_MM_S = 30.0
 
 
 @dataclass
@@ -259,10 +262,17 @@ class Score:
     first_wrong: list = field(default_factory=list)
     uncertain: int = 0
     events: int = 0
+    # contact kind -> [truth contacts no footage can show, of them missed] (see
+    # INVISIBLE_DV_MM_S); filled when score() has the timeline
+    invisible: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, o: Score) -> None:
         for k, t in o.tallies.items():
             self.tallies.setdefault(k, Tally()).add(t)
+        for k, (n, m) in o.invisible.items():
+            acc = self.invisible.setdefault(k, [0, 0])
+            acc[0] += n
+            acc[1] += m
         for f in (
             "shots_truth",
             "shots_found",
@@ -276,6 +286,35 @@ class Score:
         ):
             setattr(self, f, getattr(self, f) + getattr(o, f))
         self.first_wrong += o.first_wrong
+
+
+def contact_dv(timeline, e: Event, t_last: float) -> float:
+    """The largest change of velocity (mm/s) a truth contact (or burst ending at
+    ``t_last``) gave its ball(s): velocity 0.5 ms before it vs 2 ms after."""
+    balls = [e["a"], e["b"]] if e.type == "collision" else [e["ball"]]
+    out = 0.0
+    for b in balls:
+        v = []
+        for t in (e.t - 0.5e-3, t_last + 2e-3):
+            p, q = timeline.pose_at(t)[b], timeline.pose_at(t - 1e-3)[b]
+            if not (p.on_table and q.on_table):
+                return math.inf  # it fell or flew: a change anyone can see
+            v.append(((p.x_mm - q.x_mm) / 1e-3, (p.y_mm - q.y_mm) / 1e-3))
+        out = max(out, math.hypot(v[1][0] - v[0][0], v[1][1] - v[0][1]))
+    return out
+
+
+def _invisible(timeline, merged, tally: Tally) -> list[int]:
+    """[truth contacts below INVISIBLE_DV_MM_S, of them missed]."""
+    missed = {(d["type"], d["t"], d.get("a"), d.get("b"), d.get("ball")) for _, d in tally.misses}
+    n = m = 0
+    for e, t1 in merged:
+        if contact_dv(timeline, e, t1) >= INVISIBLE_DV_MM_S:
+            continue
+        n += 1
+        d = e.to_dict()
+        m += (d["type"], d["t"], d.get("a"), d.get("b"), d.get("ball")) in missed
+    return [n, m]
 
 
 def approach_speed(timeline, ball: str, t: float) -> float:
@@ -347,6 +386,10 @@ def score(
         else:
             tally = match(t_ev, f_ev, tol_s, ctx)
         sc.tallies[name] = tally
+    if timeline is not None:
+        for name in ("collision", "cushion"):
+            merged = [(e, t1) for e, t1 in merged_truth if e.type == name]
+            sc.invisible[name] = _invisible(timeline, merged, sc.tallies[name])
     # shots: each truth stroke should have exactly one extracted start near it
     t_shots = shots_of(truth)
     f_shots = shots_of(found)
