@@ -12,8 +12,10 @@ Live matches are stored incrementally and crash-safe: ``start_match`` opens
 one, every ``append`` adds the new items and rulings and the source time up to
 which the match is stored (``resume_t``) in ONE transaction, so after a crash
 ``open_match`` + ``match_state`` give back exactly what was stored, and a
-repeated ``append`` (the same items sent again after a restart) is skipped:
-items with ``t <= resume_t`` and rulings for shots already stored are ignored.
+repeated ``append`` (the same items sent again after a restart) stores nothing
+twice: items with ``t <= resume_t`` are skipped, and rulings are kept one per
+shot number (a ruling sent again replaces the stored one only if it changed,
+as the last stroke's does when what followed it arrives).
 
 The database runs in WAL mode (readers do not block the writer); its schema
 version is ``PRAGMA user_version``.  Every failure a user can act on (a
