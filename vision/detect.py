@@ -146,6 +146,7 @@ class BallDetector:
         self._radius_ratios: list[float] = []
         self._grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.find_streaks = True  # also report motion-blur streaks (Detections.blur_mm)
+        self._coarse_px: np.ndarray | None = None  # moving balls: no full-resolution fit
         ko = int(2 * round(STREAK_OPEN_RADII * self.r_work) + 1)
         self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
 
@@ -309,6 +310,7 @@ class BallDetector:
         skip_px: np.ndarray | None = None,
         neighbours_px: np.ndarray | None = None,
         streaks: bool | None = None,
+        coarse_px: np.ndarray | None = None,
     ) -> Detections:
         """Balls whose centre lies inside the given work-pixel boxes (fixed cloth model).
 
@@ -316,6 +318,8 @@ class BallDetector:
         half a radius of one are left out (the caller keeps its old detection).
         ``neighbours_px``: other balls known elsewhere (for the rim fit next to them).
         ``streaks``: also look for motion-blur streaks (default ``find_streaks``).
+        ``coarse_px``: where moving balls are expected: a detection within a radius
+        of one keeps its work-image centre (no full-resolution rim fit: speed).
 
         Each box is processed with a margin of two ball radii so votes from a
         ball's whole rim are in, and only peaks inside the box are kept -- the
@@ -324,6 +328,7 @@ class BallDetector:
         if self._cloth is None:
             self.set_background(image)
         self._image = image
+        self._coarse_px = None if coarse_px is None else np.asarray(coarse_px, float).reshape(-1, 2)
         ww, wh = self.work_size
         m = int(math.ceil(2.2 * self.r_work))
         parts = []
@@ -359,6 +364,7 @@ class BallDetector:
                 st = self._streaks(fg, rel, (ex0, ey0), keep, np.vstack(known), frame, t)
                 if len(st):
                     parts.append(st)
+        self._coarse_px = None
         if not parts:
             return Detections.empty(frame, t)
         return Detections.merge(parts)
@@ -435,6 +441,10 @@ class BallDetector:
         if self._image is not None and self.scale < 1.0:
             # a crisp rim is worth a full-resolution fit; a motion-blurred one is not
             crisp = score >= REFINE_MIN_SCORE
+            if crisp.any() and self._coarse_px is not None and len(self._coarse_px):
+                # a ball on the move: its coarse centre is as good as it needs to be
+                dc = np.linalg.norm(xy_px[:, None] - self._coarse_px[None], axis=2)
+                crisp &= dc.min(axis=1) > radius
             if crisp.any():
                 xy_px[crisp] = self.refine_full(
                     self._image,

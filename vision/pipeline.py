@@ -23,7 +23,6 @@ from .detections import Detections
 from .identify import BallIdentifier
 from .sources import Frame
 from .track import (
-    MAX_SPEED_MM_S,
     REST_GATE_RADII,
     REST_SPEED_MM_S,
     BallTracker,
@@ -50,7 +49,8 @@ NEW_MAX_RING = 0.2  # little unexplained foreground around it (not part of a han
 NEW_MIN_REL = 0.75  # not darker than the cloth (a sleeve, a shadow)
 NEW_MAX_NONE = 0.3  # the classifier does not call it 'none'
 EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
-STREAK_MIN_TRAVEL_RADII = 0.5  # a ball moving this far a frame may smear into a streak
+STREAK_MIN_TRAVEL_RADII = 0.7  # a ball moving this far a frame may smear into a streak
+COARSE_TRAVEL_RADII = 0.3  # a ball moving this far a frame is located in the work image only
 
 
 @dataclass
@@ -154,6 +154,7 @@ class VisionPipeline:
                     skip_px=self._last.xy_px[static],
                     neighbours_px=self._last.xy_px[~in_box | static],
                     streaks=self._streaks_possible(frame, in_box & ~unchanged),
+                    coarse_px=self._moving_px(frame),
                 )
                 new = _balls_only(self._classify(img, new, frame))
                 old = self._last[~in_box | static]
@@ -224,9 +225,8 @@ class VisionPipeline:
                 pts.append(t.xy + t.v * dt)
                 rad.append(1.2 * R + t.speed * dt)
             elif t.state == "hidden" and t.lost_moving:
-                since = max(dt, det.t - t.last_seen_t)
                 pts.append(t.xy)
-                rad.append(2 * R + MAX_SPEED_MM_S * min(since, 0.2))
+                rad.append(tr.reach_mm(t, max(dt, det.t - t.last_seen_t)))
             else:
                 pts.append(t.xy)
                 rad.append(EXPLAIN_RADII * R)
@@ -249,6 +249,22 @@ class VisionPipeline:
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
         return det if ok.all() else det[ok]
+
+    def _moving_px(self, frame: Frame) -> np.ndarray:
+        """Where balls moving faster than ``COARSE_TRAVEL_RADII`` a frame are expected."""
+        tr = self.tracker
+        if tr.t is None:
+            return np.zeros((0, 2))
+        dt = max(frame.t - tr.t, 1e-3)
+        R = self.profile.ball_radius_mm
+        pts = [
+            t.xy + t.v * dt
+            for t in tr.tracks.values()
+            if t.state == "table" and t.speed * dt >= COARSE_TRAVEL_RADII * R
+        ]
+        if not pts:
+            return np.zeros((0, 2))
+        return self.camera.project(np.array(pts), R).reshape(-1, 2)
 
     def _streaks_possible(self, frame: Frame, touched: np.ndarray) -> bool:
         """Whether a motion-blur streak may be in view: a ball moves fast enough to
@@ -276,8 +292,7 @@ class VisionPipeline:
             if not t.on_table:
                 continue
             since = max(dt, det.t - t.last_seen_t)
-            reach = MAX_SPEED_MM_S * min(since, 0.2) + 2 * R
-            if float(np.linalg.norm(z - t.xy)) > reach:
+            if float(np.linalg.norm(z - t.xy)) > tr.reach_mm(t, since, streak=True):
                 continue
             if t.speed > REST_SPEED_MM_S or (t.state == "hidden" and t.lost_moving):
                 # on its way: the streak's axis runs through where it was or is predicted

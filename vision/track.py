@@ -60,6 +60,8 @@ JITTER_ALPHA = 0.15  # smoothing of a still ball's position (median-like)
 EVIDENCE_DECAY = 0.995  # per observation: old class evidence fades over a few hundred frames
 SWAP_EVIDENCE_NATS = 12.0  # W1/W2 evidence margin that swaps the two whites
 VELOCITY_ALPHA = 0.6  # weight of the measured velocity against the predicted
+HIDDEN_SPEED_FACTOR = 1.5  # a ball lost while moving is found within this x its speed ...
+HIDDEN_SPEED_MARGIN_MM_S = 1000.0  # ... plus this (a kiss unseen may speed it up a little)
 STREAK_END_MAX_SCORE = 0.6  # a blurred streak's end scores below this (a crisp rim: a ball)
 
 
@@ -86,6 +88,7 @@ class Track:
     evidence: np.ndarray | None = None  # decayed sum of class log-probabilities
     evidence_classes: tuple[str, ...] = ()
     seen_xy: np.ndarray | None = None  # where it was last observed
+    lost_speed: float = 0.0  # its speed when it was lost from view
 
     @property
     def speed(self) -> float:
@@ -391,7 +394,7 @@ class BallTracker:
                 ti = live.index(tr)
                 p, _ = pred[tr.ball]
                 since = max(dt, det.t - tr.last_seen_t)
-                reach = MAX_SPEED_MM_S * min(since, 0.2) + 2 * self.R
+                reach = self.reach_mm(tr, since)
                 moving = tr.speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving)
                 stuck = (
                     tr.state == "hidden"
@@ -404,7 +407,7 @@ class BallTracker:
                     if stuck and not streak[j]:
                         continue
                     d = float(np.linalg.norm(det.xy_mm[j] - p))
-                    if d <= reach:
+                    if d <= (self.reach_mm(tr, since, True) if streak[j] else reach):
                         C[i, jj] = d + cls_cost[ti, j] + 2 * self.R
             r, c = linear_sum_assignment(C)
             for i, jj in zip(r, c, strict=True):
@@ -427,6 +430,22 @@ class BallTracker:
         self._last_xy = det.xy_mm
         self._last_n_unmatched = n_det - len(matched_det)
         return self._output(det, events, visible)
+
+    def reach_mm(self, tr: Track, since: float, streak: bool = False) -> float:
+        """How far from its prediction a ball unseen for ``since`` seconds may be found.
+
+        A ball on view (or just struck out of view) may have been hit by anything:
+        the fastest ball's reach.  One lost while moving keeps to its own speed (a
+        ball does not speed up unseen); a pot candidate only bounces out of its
+        pocket's mouth."""
+        reach = MAX_SPEED_MM_S * min(since, 0.2) + 2 * self.R
+        if tr.state == "hidden" and since > HIDDEN_STILL_JUMP_S and not streak:
+            if tr.pocket:
+                return POCKET_NEAR_RADII * self.R
+            if tr.lost_moving:
+                own = HIDDEN_SPEED_FACTOR * tr.lost_speed + HIDDEN_SPEED_MARGIN_MM_S
+                return min(reach, own * min(since, 0.5) + 2 * self.R)
+        return reach
 
     def _from_spot(self, xy: np.ndarray, det: Detections, j: int) -> bool:
         """Whether streak ``j`` starts at ``xy``: the point lies on the streak's axis
@@ -557,6 +576,7 @@ class BallTracker:
                 "pocket",
                 "seen",
                 "lost_moving",
+                "lost_speed",
                 "evidence",
                 "seen_xy",
             ):
@@ -606,6 +626,7 @@ class BallTracker:
         if tr.state == "table":
             tr.state = "hidden"
             tr.lost_moving = moving
+            tr.lost_speed = tr.speed
             name, d = self.motion.nearest_pocket(p_pred if moving else tr.xy)
             if d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05:
                 tr.pocket = name
