@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -42,11 +42,14 @@ RANSAC_THRESHOLD_PX = 2.0
 MARK_SEARCH_MM = 30.0  # how far from its expected place a marking is looked for
 SPOT_MAX_RESIDUAL_MM = 5.0
 ASPECT_TOLERANCE = 0.25
+ASPECT_UNCERTAINTY = 0.005  # a real table's bed aspect ratio, as far as a profile knows it
 K2_PRIOR_SIGMA = 0.05
 BUNDLE_LOSS = "cauchy"  # robust loss of the bundle adjustment (see _bundle)
 NOSE_EDGE_DROP_MM = 0.0  # the located edge (the face's outer end) is at the nose top
 HEAD_FRAMES = 6  # single frames also searched for the head-end markings
 HEAD_MARK_MAX_OFFSET_MM = 20.0  # a head-end marking further off is something else
+FAINT_LINE_POSITIONS = 60  # positions along a faint line whose responses are pooled
+FAINT_LINE_MIN_SIGNIFICANCE = 10.0  # a faint line this significant at one end only decides
 EDGE_BLUR_PX = 0.6  # Gaussian sigma before edge profiles (small: less bias on uneven edges)
 NOSE_WINDOW_CW = 2.2  # the nose is looked for up to this many cushion widths inside the rail
 EDGE_TRIM_PX = 1.5  # edge points further than this from the fitted nose are dropped
@@ -61,6 +64,22 @@ EDGE_WINDOW_PX = 3.0  # a profile's own peak is looked for this close to the chu
 # render blur + EDGE_BLUR_PX + the pixel): measured 1.08 px outside the nose line on
 # tuning seeds 0-20 (current renderer), which is taken off.
 EDGE_HALF_WIDTH_PX = 1.08
+# The half-width above is right on average, but the located edge still moves with the
+# width of the shaded face under the nose as seen in the image (``face_band_px``: the
+# nose height times the side's horizontal distance from the camera over the camera's
+# height) and with the image scale: a narrow band (a long side seen nearly straight
+# down) merges the face's brightening with the nose's step and the edge is found inside
+# the nose; a wide band (a short side seen obliquely) puts it outside, more so in a
+# coarse image.  Measured on tuning seeds 0-59 (140 sides, 35 views): offset (px,
+# positive inside the nose) ~ A + B * mm_per_px + C * band_mm, from about +0.2 px
+# (720p long side) to -0.35 px (1080p short side), residual 0.18 px rms (was 0.29).
+# Uncorrected, the short sides' offset against the long sides' reads as an aspect error
+# that k2 and the camera height absorb (a 720p view: height +18 %, bed ends 7 mm off).
+EDGE_OFFSET_A_PX = -0.46
+EDGE_OFFSET_B = 0.30  # px of offset per mm/px of image scale
+EDGE_OFFSET_C_PX_PER_MM = -0.024  # px of offset per mm of face in view
+EDGE_BAND_MAX_MM = 45.0  # no extrapolation beyond what was measured
+EDGE_BAND_ITERATIONS = 2
 EDGE_NOISE_K = 5.0  # an edge is this many robust sigmas above the cloth texture
 TANGENT_AVG_PX = 10.0  # half-length along the side over which edge profiles are averaged
 CUSHION_CHROMA_TOL = 0.05  # rgb-chromaticity distance within which the cushion is the bed's cloth
@@ -438,6 +457,46 @@ def nose_edge_points(
     return out
 
 
+def face_band_mm(cam: CameraModel, profile: TableProfile, side: int) -> float:
+    """Width (mm on the bed plane) of the face under the nose of quad side ``side`` as
+    ``cam`` sees it: the nose height times the side's horizontal distance from the
+    camera over the camera's height above the nose."""
+    ax, v = _side_model(profile)[side]
+    hn = _edge_height(profile)
+    C = cam.centre_world
+    inward = 1.0 if v == 0.0 else -1.0
+    dist_mm = (C[ax] - v) * inward  # the camera's horizontal distance inside the side line
+    band = hn * dist_mm / max(-C[2] - hn, 1.0)
+    return float(np.clip(band, 0.0, EDGE_BAND_MAX_MM))
+
+
+def edge_offset_px(band_mm: float, mm_per_px: float) -> float:
+    """Expected offset of a located nose edge from the nose line (px, positive inside)."""
+    return EDGE_OFFSET_A_PX + EDGE_OFFSET_B * mm_per_px + EDGE_OFFSET_C_PX_PER_MM * band_mm
+
+
+def _band_corrected(
+    edges: dict[int, np.ndarray], cam: CameraModel, profile: TableProfile
+) -> dict[int, np.ndarray]:
+    """Edge points moved across their nose by the offset expected for that side."""
+    hn = _edge_height(profile)
+    out = {}
+    for i, pts in edges.items():
+        if len(pts) == 0:
+            out[i] = pts
+            continue
+        ax, v = _side_model(profile)[i]
+        mid = [profile.length_mm / 2, profile.width_mm / 2]
+        mid[ax] = v
+        mm_px = cam.mm_per_px(tuple(mid), hn)
+        off_px = edge_offset_px(face_band_mm(cam, profile, i), mm_px)
+        xy = cam.unproject(pts, hn)
+        inward = 1.0 if v == 0.0 else -1.0
+        xy[:, ax] -= inward * off_px * mm_px  # outwards by the offset
+        out[i] = cam.project(xy, hn)
+    return out
+
+
 # ------------------------------------------------------------------ camera model
 def _rot_about_table(cam: CameraModel, L: float, W: float) -> CameraModel:
     """The same camera with the table frame turned 180 degrees (head <-> foot)."""
@@ -638,6 +697,51 @@ def measure_line(grey, cam: CameraModel, profile: TableProfile, name: str) -> di
     }
 
 
+def line_evidence(grey, cam: CameraModel, profile: TableProfile, name: str) -> dict:
+    """Matched filter for a faint marked line near where ``cam`` puts it (head or foot).
+
+    Like :func:`measure_line` but for telling the head from the foot when the line is
+    too faint to be measured (a worn pencil line, 1-2 grey levels): the thin-line
+    response is taken at many positions along the expected line, their median (robust
+    to balls, a rack or a cue over part of it) is searched within ``MARK_SEARCH_MM``
+    of the expected place, and its significance is that median over the noise of a
+    median of as many positions (from the positions' spread away from the peak).
+    Returns ``contrast`` (grey levels, signed: negative for a dark line),
+    ``offset_mm`` and ``significance``.
+    """
+    (x0, y0), (x1, y1) = profile.lines[name]
+    p0, p1 = np.array([x0, y0]), np.array([x1, y1])
+    d = (p1 - p0) / np.linalg.norm(p1 - p0)
+    n = np.array([-d[1], d[0]])
+    t = np.linspace(0.04, 0.96, FAINT_LINE_POSITIONS)
+    mm_px = cam.mm_per_px(tuple((p0 + p1) / 2), 0.0)
+    side_mm = max(6.0, 3.0 * mm_px)
+    step = 0.5
+    k = int(round(side_mm / step))
+    u = np.arange(-MARK_SEARCH_MM - 2 * side_mm, MARK_SEARCH_MM + 2 * side_mm + 0.01, step)
+    world = p0 + t[:, None, None] * (p1 - p0) + u[None, :, None] * n
+    px = cam.project(world.reshape(-1, 2), 0.0).reshape(len(t), len(u), 2)
+    # each position is itself a short average along the line (a few mm of it)
+    along = np.linspace(-0.4, 0.4, 5) * (t[1] - t[0]) * np.linalg.norm(p1 - p0)
+    many = world[:, :, None, :] + along[None, None, :, None] * d
+    px = cam.project(many.reshape(-1, 2), 0.0).reshape(len(t), len(u), len(along), 2)
+    prof = _sample(grey, px)[..., 0].mean(axis=2)
+    resp = prof[:, k:-k] - 0.5 * (prof[:, : -2 * k] + prof[:, 2 * k :])
+    uu = u[k:-k]
+    mp = np.median(resp, axis=0)
+    inside = np.abs(uu) <= MARK_SEARCH_MM
+    j = int(np.argmax(np.where(inside, np.abs(mp), -np.inf)))
+    far = np.abs(np.arange(len(uu)) - j) > 2 * k
+    rf = resp[:, far] if far.sum() >= 4 else resp
+    sigma_one = 1.4826 * float(np.median(np.abs(rf - np.median(rf, axis=0))))
+    sigma_med = 1.2533 * sigma_one / math.sqrt(len(t)) + 1e-3
+    return {
+        "contrast": round(float(mp[j]), 2),
+        "offset_mm": round(float(uu[j]), 1),
+        "significance": round(float(abs(mp[j]) / sigma_med), 1),
+    }
+
+
 def measure_spot(grey, cam: CameraModel, profile: TableProfile, name: str) -> dict | None:
     """Find a small round spot on the cloth near where ``cam`` puts it."""
     x, y = profile.spots[name]
@@ -674,6 +778,37 @@ def measure_spot(grey, cam: CameraModel, profile: TableProfile, name: str) -> di
         "found": True,
         "offset_mm": float(math.hypot(wx - x, wy - y)),
         "px": cam.project(np.array([wx, wy]), 0.0),
+    }
+
+
+def _faint_line_ends(
+    greys: list[np.ndarray],
+    cams: tuple[CameraModel, CameraModel],
+    profile: TableProfile,
+    names: list[str],
+) -> dict:
+    """:func:`line_evidence` of the head-end lines under both head/foot hypotheses
+    (``cams``), the median over the background and single frames.  ``decisive`` when
+    one end has a line at ``FAINT_LINE_MIN_SIGNIFICANCE`` or more and the other less
+    than half that."""
+    sig, con, off = [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]
+    for k, cam in enumerate(cams):
+        for name in names:
+            ev = [line_evidence(g, cam, profile, name) for g in greys]
+            s = [
+                e["significance"] if abs(e["offset_mm"]) < HEAD_MARK_MAX_OFFSET_MM else 0.0
+                for e in ev
+            ]
+            sig[k] += float(np.median(s))
+            con[k] += float(np.median([e["contrast"] for e in ev]))
+            off[k] = float(np.median([e["offset_mm"] for e in ev]))
+    decisive = max(sig) >= FAINT_LINE_MIN_SIGNIFICANCE and min(sig) < 0.5 * max(sig)
+    return {
+        "lines": list(names),
+        "significance": [round(v, 1) for v in sig],
+        "contrast": [round(v, 2) for v in con],
+        "offset_mm": [round(v, 1) for v in off],
+        "decisive": bool(decisive),
     }
 
 
@@ -833,6 +968,12 @@ def find_table(
                 f"could not find the cushion nose along side {missing[0]} of the table "
                 "(covered, or too little contrast)"
             )
+    # the located edge's offset from the nose depends on how much of the face under the
+    # nose is in view (see EDGE_BAND_SLOPE): correct each side for it and fit again
+    located = dict(obs.edges)
+    for _ in range(EDGE_BAND_ITERATIONS):
+        obs.edges = _band_corrected(located, model.camera(p), profile)
+        p, _ = _bundle(model, p, obs, profile, mm_per_px, f_prior)
     edges = dict(obs.edges)
     cam_a = model.camera(p)
 
@@ -862,8 +1003,16 @@ def find_table(
         for name in asym_spots:
             score[k] += evidence(measure_spot, cam, name)
     decided_by = "markings"
+    faint: dict | None = None
+    if not (max(score) > 0 and min(score) < 0.5 * max(score)) and asym_lines:
+        # no line clear enough to measure: a faint one (a worn pencil line) may still
+        # be seen at one end and not at the other
+        faint = _faint_line_ends(greys, (cam_a, cam_b), profile, asym_lines)
     if max(score) > 0 and min(score) < 0.5 * max(score):
         use_b = score[1] > score[0]
+    elif faint is not None and faint["decisive"]:
+        use_b = faint["significance"][1] > faint["significance"][0]
+        decided_by = "faint markings"
     else:
         use_b = None
         if head is not None:
@@ -923,11 +1072,52 @@ def find_table(
     quality = _quality(
         cam, profile, img, obs, found_marks, decided_by, score, camera_hint, len(frames_l)
     )
+    if camera_hint is None and not found_marks:
+        quality["camera"].update(_focal_spread(model, p, obs, profile, mm_per_px, f_prior))
+    if faint is not None:
+        # the matched filter at the end taken as the head and at the other end
+        ends = (1, 0) if use_b else (0, 1)
+        quality["head_end"]["faint_lines"] = {
+            "lines": faint["lines"],
+            "decisive": faint["decisive"],
+            **{
+                end: {key: faint[key][k] for key in ("significance", "contrast", "offset_mm")}
+                for end, k in zip(("head", "foot"), ends, strict=True)
+            },
+        }
     quality["seconds"] = round(time.perf_counter() - t_start, 3)
     if check:
         _sanity(cam, profile, quality)
         _matches_cloth(cam, profile, quad)
     return TableFit(cam, quality, obs.edges)
+
+
+def _focal_spread(
+    model: _Model, p: np.ndarray, obs: _Obs, profile: TableProfile, mm_per_px: float, f_prior
+) -> dict:
+    """With no markings on the cloth (no parallax), the focal length and the camera height
+    come from the outline's perspective alone, i.e. from the table's aspect ratio, which
+    a near-overhead view turns into a focal length very steeply (james-ecd: 0.5 % of
+    aspect moves it 2x).  Refit with the width ``ASPECT_UNCERTAINTY`` off either way and
+    report the range a real table's tolerance leaves open."""
+    fs, hs = [], []
+    for e in (-ASPECT_UNCERTAINTY, ASPECT_UNCERTAINTY):
+        prof_e = replace(profile, width_mm=profile.width_mm * (1.0 + e))
+        try:
+            pe, _ = _bundle(model, p, obs, prof_e, mm_per_px, f_prior)
+        except (ValueError, np.linalg.LinAlgError):
+            continue
+        cam_e = model.camera(pe)
+        fs.append(float(cam_e.K[0, 0]))
+        hs.append(float(-cam_e.centre_world[2]))
+    cam = model.camera(p)
+    fs.append(float(cam.K[0, 0]))
+    hs.append(float(-cam.centre_world[2]))
+    return {
+        "focal_px_range": [round(min(fs), 1), round(max(fs), 1)],
+        "height_mm_range": [round(min(hs), 1), round(max(hs), 1)],
+        "range_for_aspect_off_by": ASPECT_UNCERTAINTY,
+    }
 
 
 def _quality(cam, profile, img, obs: _Obs, found_marks, decided_by, score, hint, n_frames) -> dict:
@@ -1006,7 +1196,9 @@ def _quality(cam, profile, img, obs: _Obs, found_marks, decided_by, score, hint,
     conf *= min(1.0, 1.0 / max(edge_rms_mm / max(mm_px, 1e-6), 0.5))  # ~1 px rms or better
     if n_marks:
         conf *= 0.6 + 0.4 * len(marks_found) / n_marks
-    if decided_by != "markings":
+    if decided_by == "faint markings":
+        conf *= 0.85
+    elif decided_by != "markings":
         conf *= 0.6
     conf *= 0.7 + 0.3 * len(pockets_found) / 6
     return {
