@@ -311,6 +311,7 @@ def _connect(scheduler: str | None, workers: int, n_jobs: int, timeout_s: float)
             processes=True,
             scheduler_port=0,
             dashboard_address=None,
+            memory_limit=0,  # a job's memory is its video's, not dask data: no pausing/killing
             silence_logs=logging.CRITICAL,  # jobs report their own errors; a stop is no error
         )
     return Client(cluster), cluster
