@@ -59,6 +59,7 @@ def run_clip(truth_path: Path) -> dict:
     first_shot = min(shot_t) if shot_t else float("inf")
     rest_err, mov_err = [], []
     rest_n = rest_found = mov_n = mov_found = 0
+    view_n = view_found = 0  # at rest and not covered by the player (truth "hidden")
     false_det = 0
     rack_frames = rack_ok = 0
     cls_n = cls_ok = 0
@@ -86,6 +87,7 @@ def run_clip(truth_path: Path) -> dict:
             balls = {b: np.array(p) for b, p in tf["balls"].items()}
             lift = tf.get("lift", {})
             moving = set(tf.get("moving", []))
+            hidden = set(tf.get("hidden", []))
             det = res.detections
             # detection quality (identity-free): optimal matching to the truth
             ids = [b for b in balls if abs(lift.get(b, 0.0)) < 1.0]
@@ -123,8 +125,11 @@ def run_clip(truth_path: Path) -> dict:
                         mov_err.append(matched_gt[j])
                 else:
                     rest_n += 1
+                    in_view = b not in hidden
+                    view_n += in_view
                     if j in matched_gt:
                         rest_found += 1
+                        view_found += in_view
                         rest_err.append(matched_gt[j])
             for k, j in matched_det.items():
                 if ids[j] not in moving and labels[k]:
@@ -194,6 +199,8 @@ def run_clip(truth_path: Path) -> dict:
         mov_err=mov_err,
         rest_n=rest_n,
         rest_found=rest_found,
+        view_n=view_n,
+        view_found=view_found,
         mov_n=mov_n,
         mov_found=mov_found,
         false_det=false_det,
@@ -256,6 +263,7 @@ def _pct(a, q):
 def summarise(results: list[dict]) -> None:
     print(
         f"{'clip':34s} {'size':>9s} {'fps':>3s} {'rest med/p95 mm':>16s} {'rest rec':>8s} "
+        f"{'in view':>7s} "
         f"{'mov p95':>7s} {'mov rec':>7s} {'FP/1k':>6s} {'rack':>7s} {'switch':>6s} "
         f"{'track/s':>7s} {'e2e/s':>6s} {'dec/s':>6s} {'ratio':>5s}"
     )
@@ -264,7 +272,8 @@ def summarise(results: list[dict]) -> None:
             f"{r['clip'][:34]:34s} {r['size'][0]}x{r['size'][1]:<4d} {r['fps']:3.0f} "
             f"{np.median(r['rest_err']) if r['rest_err'] else float('nan'):7.2f}/"
             f"{_pct(r['rest_err'], 95):<7.2f} "
-            f"{r['rest_found'] / max(1, r['rest_n']):8.4f} {_pct(r['mov_err'], 95):7.1f} "
+            f"{r['rest_found'] / max(1, r['rest_n']):8.4f} "
+            f"{r['view_found'] / max(1, r['view_n']):7.4f} {_pct(r['mov_err'], 95):7.1f} "
             f"{r['mov_found'] / max(1, r['mov_n']):7.3f} "
             f"{1000 * r['false_det'] / max(1, r['frames']):6.1f} "
             f"{r['rack_ok']:3d}/{r['rack_frames']:<3d} {len(r['switched']):6d} "
@@ -280,6 +289,8 @@ def summarise(results: list[dict]) -> None:
         for k in (
             "rest_n",
             "rest_found",
+            "view_n",
+            "view_found",
             "mov_n",
             "mov_found",
             "false_det",
@@ -293,7 +304,9 @@ def summarise(results: list[dict]) -> None:
     print("\nall clips:")
     print(
         f"  at rest: median {np.median(rest) if len(rest) else float('nan'):.2f} mm, "
-        f"p95 {_pct(rest, 95):.2f} mm, recall {tot['rest_found'] / max(1, tot['rest_n']):.4f}"
+        f"p95 {_pct(rest, 95):.2f} mm, recall {tot['rest_found'] / max(1, tot['rest_n']):.4f} "
+        f"({tot['rest_n']}; balls under the player's body count as missed), recall of the "
+        f"balls in view {tot['view_found'] / max(1, tot['view_n']):.4f} ({tot['view_n']})"
     )
     print(
         f"  moving: p95 {_pct(mov, 95):.1f} mm, "
