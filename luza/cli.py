@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "luza.samples.cli",
     "luza.calibration.cli",
     "luza.vision.cli",
+    "luza.vision.events_cli",
     "luza.rules.cli",
     "luza.app.analyze",
     "luza.app.records_cli",
