@@ -66,7 +66,13 @@ REST_WINDOW_S = 0.3  # a ball is at rest when a window this long ...
 REST_SPREAD_MM = 4.0  # ... stays within this of its first sample
 REST_MIN_SAMPLES = 3
 FIT_TOL_MM = 6.0  # a piece of path fits its samples within this ...
-FIT_TOL_PER_MM_S = 0.0  # ... plus this per mm/s of its speed (tried 0.0007: worse at 60 fps)
+STILL_AFTER_FRAMES = 3.0  # a ball seen at rest this many frames after a contact was not hit
+INCOMING_TOL_PER_MM_S = 0.002  # a striker's incoming path: + this per mm/s (20 mm at 10 m/s)
+INCOMING_SPAN_S = 0.25  # ... fitted over at most this long
+FIT_TOL_PER_MM_S = 0.0  # ... plus this per mm/s of its speed (default of segment_path)
+# The extractor's own share: blur grows with the way a ball travels in a frame, so
+# the tolerance grows by this fraction of it (7 mm at 10 m/s at 30 fps)
+FIT_TOL_PER_MM = 0.021
 MAX_ACCEL_MM_S2 = 4000.0  # sliding friction ~ 0.2 g; more than this is a contact
 MIN_DV_MM_S = 60.0  # velocity change that counts as a contact at a break
 CONTACT_TOL_MM = 12.0  # slack on "one radius from the nose" / "two radii apart"
@@ -497,7 +503,7 @@ class EventExtractor:
     def _fit_move(self, bd: BallData, mv: Move) -> None:
         idx = np.array(mv.idx)
         ts, xy = bd.ts[idx], bd.xy[idx]
-        groups = segment_path(ts, xy)
+        groups = segment_path(ts, xy, tol_per_mm_s=FIT_TOL_PER_MM * self.dt)
         mv.pieces = [_fit(ts[g], xy[g])[0] for g in groups]
         first = mv.pieces[0]
         if mv.anchor0 is not None and mv.t_rest0 is not None:
@@ -660,6 +666,8 @@ class EventExtractor:
             d = float(np.linalg.norm(po - c))
             if d > 2 * R + tol or (best is not None and d >= best[0]):
                 continue
+            if not loose and self._stays_still(other, t):
+                continue  # a ball hit moves: one seen still frames later was passed close by
             if heading is not None:
                 # only a closing pair touches: relative velocity along the centres
                 h = 0.25 * self.dt
@@ -677,6 +685,14 @@ class EventExtractor:
             conf = 0.9 if not loose else max(0.3, 0.7 - abs(d - 2 * R) / 100)
             return ("collision", {"a": ball, "b": other, "pos": _r(mid)}, conf)
         return None
+
+    def _stays_still(self, ball: str, t: float) -> bool:
+        """``ball`` is at rest at ``t`` and still seen at rest ``STILL_AFTER_FRAMES``
+        frames later (no ball hit it then)."""
+        for kind, t_from, obj in reversed(self.data[ball].timeline):
+            if t_from <= t + 1e-9:
+                return kind == "rest" and obj.t1 >= t + STILL_AFTER_FRAMES * self.dt
+        return False
 
     # -- a still ball set moving ---------------------------------------------
     def _striker(self, mv: Move, moving_since: dict[str, float]):
@@ -1118,6 +1134,42 @@ class EventExtractor:
             groups.setdefault(find(i), []).append(m)
         return [g for g in groups.values() if len(g) >= 2]
 
+    def _incoming_hits(self, o: str, mvs: list[Move]) -> dict[str, float]:
+        """When the striker ``o``'s incoming path reaches two radii from each ball of
+        a cluster at rest (ball -> time; only those it reaches).
+
+        The path is one piece fitted backwards from ``o``'s last sample before the
+        cluster moved, as far as the samples stay within ``FIT_TOL_MM`` plus the
+        ``INCOMING_TOL_PER_MM_S`` speed share (a fast ball is located less precisely,
+        so the ordinary pieces of a fast ball are short and bend with the noise)."""
+        bd = self.data[o]
+        t_rest = min((m.t_rest0 for m in mvs if m.t_rest0 is not None), default=None)
+        if t_rest is None:
+            return {}
+        k1 = int(np.searchsorted(bd.ts, t_rest + 1e-6))  # samples before: [.., k1)
+        if k1 < 2:
+            return {}
+        k0 = k1 - 2
+        piece, _ = _fit(bd.ts[k0:k1], bd.xy[k0:k1])
+        while k0 > 0 and bd.ts[k1 - 1] - bd.ts[k0 - 1] <= INCOMING_SPAN_S:
+            cand, res = _fit(bd.ts[k0 - 1 : k1], bd.xy[k0 - 1 : k1])
+            speed = float(np.linalg.norm(cand.vel(float(bd.ts[k1 - 1]))))
+            if res > FIT_TOL_MM + INCOMING_TOL_PER_MM_S * speed:
+                break
+            k0, piece = k0 - 1, cand
+        if k1 - k0 < 3:
+            return {}  # two samples fix no path through the noise
+        t_hi = max(m.pieces[0].t0 for m in mvs)
+        tt = np.linspace(float(bd.ts[k1 - 1]), t_hi, 120)
+        path = np.stack([piece.at(float(t)) for t in tt])
+        out: dict[str, float] = {}
+        for m in mvs:
+            d = np.linalg.norm(path - m.anchor0, axis=1)
+            inside = np.nonzero(d <= 2 * self.R)[0]
+            if len(inside):
+                out[m.ball] = float(tt[inside[0]])
+        return out
+
     def _first_velocity(self, mv: Move, t_c: float) -> np.ndarray:
         pc = mv.pieces[0]
         if pc.n >= 2:
@@ -1172,11 +1224,12 @@ class EventExtractor:
             # the striker meets the member its path reaches first
             # when would the striker's path have reached each member (whatever ball each
             # member's own start was put down to: in a frozen cluster they start at once)
-            hit_t = {}
-            for b in names:
-                h = self._striker(members[b], {o: -math.inf})
-                if h is not None:
-                    hit_t[b] = h[0]
+            hit_t = self._incoming_hits(o, [members[b] for b in names])
+            if not hit_t:
+                for b in names:
+                    h = self._striker(members[b], {o: -math.inf})
+                    if h is not None:
+                        hit_t[b] = h[0]
             t_first = min(hit_t.values()) if hit_t else None
             for b in names:
                 if t_first is not None:
