@@ -13,8 +13,8 @@ the rest.  A video that fails is reported with its message and the batch goes
 on.  The match records go into the match database (``--db``, else the
 default one; ``--no-db`` for none) from this (the client) side, one video at
 a time as results come back, so workers never write the same SQLite file at
-once; ``OUT/<stem>/db.json`` remembers that a video's record is stored, so a
-restart stores it once.
+once; a restart stores each record once (a match of the same video holding
+the same record is not stored again).
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from luza.events import GAMES
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".webm", ".m4v", ".mpg", ".mpeg", ".ts")
 DONE_NAME = "done.json"
-DB_MARK_NAME = "db.json"
 RECORD_NAMES = ("record.jsonl", "match.jsonl")
 CONNECT_TIMEOUT_S = 10.0  # how long to try a --scheduler address before giving up
 ANALYZE = "luza.app.analyze:analyze_video"
@@ -242,25 +241,16 @@ def record_path(job: Job, done: dict[str, Any]) -> Path | None:
     return None
 
 
-def store_record(job: Job, done: dict[str, Any], db: Path) -> int | None:
-    """Import the job's match record into ``db`` once (``OUT/<stem>/db.json`` remembers it)."""
+def store_record(job: Job, done: dict[str, Any], db: Path) -> int:
+    """Import the job's match record into ``db`` once: a match of this video holding the
+    same record already is reused (a stop may fall between storing it and the next run)."""
     from luza.app.records import MatchStore
 
-    mark = job.out_dir / DB_MARK_NAME
-    key = str(db.resolve())
-    try:
-        m = json.loads(mark.read_text(encoding="utf-8"))
-        if m.get("db") == key and isinstance(m.get("match"), int):
-            return int(m["match"])
-    except (OSError, ValueError, AttributeError):
-        pass
     rec = record_path(job, done)
     if rec is None:
         raise BatchError(f"{job.out_dir}: the analysis wrote no match record to store")
     with MatchStore(db) as st:
-        mid = st.import_jsonl(rec, source=str(job.video))
-    write_json_atomic(mark, {"db": key, "match": mid})
-    return mid
+        return st.import_jsonl(rec, source=str(job.video), once=True)
 
 
 # -- running ------------------------------------------------------------------------
@@ -376,7 +366,7 @@ def run_batch(
             o.status, o.error = "failed", f"analyzed, but storing the record failed: {e}"
 
     for o in outcomes.values():  # done before: stored into this db once (a stop may have
-        store(o, {"summary": o.summary})  # come between done.json and the db)
+        store(o, {"summary": o.summary})  # come between done.json and storing it)
 
     if todo:
         n_workers = workers or os.cpu_count() or 1

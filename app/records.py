@@ -607,6 +607,16 @@ class MatchStore:
             ids = [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY id")]
             return [self._info(self._db, self._match_row(self._db, i)) for i in ids]
 
+    def matches_from(self, source: str) -> list[int]:
+        """Ids of the matches stored from ``source``, oldest first."""
+        with self._errors(), self._lock:
+            return [
+                int(r[0])
+                for r in self._db.execute(
+                    "SELECT id FROM matches WHERE source=? ORDER BY id", (source,)
+                )
+            ]
+
     def match_state(self, match_id: int) -> tuple[list[Event], list[dict[str, Any]], float | None]:
         """(items, rulings, resume_t) stored for a match, for resuming a live one."""
         with self._errors(), self._lock:
@@ -670,10 +680,27 @@ class MatchStore:
         path: str | Path,
         players: dict[str, str] | None = None,
         source: str | None = None,
+        once: bool = False,
     ) -> int:
         """Read a match record, replay it (it must give the same rulings), store it as a new
-        finished match; returns its id.  ``source`` defaults to the file's path."""
+        finished match; returns its id.  ``source`` defaults to the file's path.
+
+        ``once``: when a match of the same source already holds exactly this record
+        (line for line), return its id and store nothing (a batch restarted after a
+        stop between storing a record and noting it)."""
         from luza.rules.record import replay
+
+        src = source or str(Path(path))
+        if once:
+            try:
+                text = Path(path).read_text(encoding="utf-8")
+            except OSError:
+                text = ""  # replay() below says what is wrong with the file
+            lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            lines = [ln for ln in lines if not ln.startswith("#")]
+            for mid in self.matches_from(src):
+                if self.record_lines(mid) == lines:
+                    return mid
 
         scored, rec = replay(path)
         header = dict(rec.header)
@@ -683,6 +710,4 @@ class MatchStore:
         events = [it.event for it in scored.items]
         rulings = [r.to_dict() for r in scored.rulings]
         final = rec.final[1] if rec.final is not None else dict(scored.final)
-        return self._save_whole(
-            header, events, rulings, list(scored.at), final, players, source or str(Path(path))
-        )
+        return self._save_whole(header, events, rulings, list(scored.at), final, players, src)

@@ -430,3 +430,20 @@ def test_cli_on_an_empty_database_and_an_open_match(db: Path, capsys):
     assert main(["matches", "--db", str(db)]) == 0
     row = capsys.readouterr().out.splitlines()[2].split()
     assert row[0] == str(mid) and row[-1] == "open" and row[-2] == str(len(rul))
+
+
+def test_import_once_stores_a_record_of_a_source_once(db: Path, tmp_path: Path):
+    sc = scored_example("free_pyramid_game")
+    rec = tmp_path / "rec.jsonl"
+    write_record(rec, sc, "pyramid-12ft", sc.game.options)
+    with MatchStore(db) as st:
+        a = st.import_jsonl(rec, source="v1.mp4", once=True)
+        assert st.import_jsonl(rec, source="v1.mp4", once=True) == a
+        assert st.matches_from("v1.mp4") == [a]
+        b = st.import_jsonl(rec, source="v2.mp4", once=True)  # another video: its own match
+        c = st.import_jsonl(rec, source="v1.mp4")  # not asked to dedupe
+        other = tmp_path / "other.jsonl"
+        write_record(other, scored_example("five_ball_game"), "pyramid-12ft", None)
+        d = st.import_jsonl(other, source="v1.mp4", once=True)  # a new analysis of v1
+        assert len({a, b, c, d}) == 4
+        assert st.matches_from("v1.mp4") == [a, c, d]
