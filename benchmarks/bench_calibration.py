@@ -287,6 +287,7 @@ def run_real(out: Path | None) -> dict:
         }
     except CalibrationError as e:
         res["james"] = {"error": str(e)}
+    res["james_monitor"] = run_monitor_james()
     if out:
         out.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(out / "real_lukas.png"), draw_overlay(frames[0], cal))
@@ -295,6 +296,60 @@ def run_real(out: Path | None) -> dict:
         if cal_j is not None:
             cv2.imwrite(str(out / "real_james.png"), draw_overlay(jf[0], cal_j))
     return res
+
+
+def run_monitor_james(check_every: int = 5) -> dict:
+    """The handheld james-ecd clip through ``TableMonitor``: how often it recalibrates,
+    the nose drift that set each one off, and how far the monitor's calibration is at
+    the last frame from one made afresh from the last frames (bed corners, px)."""
+    from luza.calibration.monitor import TableMonitor
+
+    cap = cv2.VideoCapture(str(JAMES))
+    frames = []
+    while True:
+        ok, f = cap.read()
+        if not ok:
+            break
+        frames.append(f)
+    cap.release()
+    prof = load_profile("pool-uk-7ft")
+    t0, c0 = time.perf_counter(), time.process_time()
+    mon = TableMonitor(calibrate(frames[:5], prof), check_every=check_every)
+    events = [e for i, f in enumerate(frames) if (e := mon.update(f, i)) is not None]
+    dt, dc = time.perf_counter() - t0, time.process_time() - c0
+    fresh = calibrate(frames[-5:], prof)
+    off = [
+        float(
+            np.linalg.norm(
+                np.array(mon.calibration.image_points["bed_corners"][k])
+                - np.array(fresh.image_points["bed_corners"][k])
+            )
+        )
+        for k in fresh.image_points["bed_corners"]
+    ]
+    first = calibrate(frames[:5], prof)
+    drift = [
+        float(
+            np.linalg.norm(
+                np.array(first.image_points["bed_corners"][k])
+                - np.array(fresh.image_points["bed_corners"][k])
+            )
+        )
+        for k in fresh.image_points["bed_corners"]
+    ]
+    shifts = [e.shift_px for e in events if e.type == "recalibrated"]
+    return {
+        "frames": len(frames),
+        "check_every": check_every,
+        "recalibrations": len(shifts),
+        "failed": sum(e.type != "recalibrated" for e in events),
+        "trigger_shift_px": [round(min(shifts), 2), round(max(shifts), 2)] if shifts else None,
+        "corner_drift_first_to_last_px_max": round(max(drift), 2),
+        "last_frame_corner_px_max": round(max(off), 2),
+        "last_frame_corner_px_median": round(float(np.median(off)), 2),
+        "seconds_per_frame": round(dt / len(frames), 3),
+        "cpu_seconds_per_frame": round(dc / len(frames), 3),  # the machine may be shared
+    }
 
 
 def _read_video(path: Path, n: int, last: int | None = None) -> list[np.ndarray]:
