@@ -49,6 +49,8 @@ NEW_MAX_RING = 0.2  # little unexplained foreground around it (not part of a han
 NEW_MIN_REL = 0.75  # not darker than the cloth (a sleeve, a shadow)
 NEW_MAX_NONE = 0.3  # the classifier does not call it 'none'
 EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
+AHEAD_COS = math.cos(math.radians(35.0))  # a moving ball explains what lies this near its way
+WAY_MIN_SCORE = 0.7  # a crisp rim on a moving ball's way is kept even if the CNN says 'none'
 STREAK_MIN_TRAVEL_RADII = 0.7  # a ball moving this far a frame may smear into a streak
 COARSE_TRAVEL_RADII = 0.3  # a ball moving this far a frame is located in the work image only
 
@@ -156,7 +158,7 @@ class VisionPipeline:
                     streaks=self._streaks_possible(frame, in_box & ~unchanged),
                     coarse_px=self._moving_px(frame),
                 )
-                new = _balls_only(self._classify(img, new, frame))
+                new = _balls_only(self._classify(img, new, frame), self._on_the_way(new, frame))
                 old = self._last[~in_box | static]
                 old.frame, old.t = frame.index, frame.t
                 if len(old) and len(new):
@@ -218,20 +220,26 @@ class VisionPipeline:
         R = self.profile.ball_radius_mm
         dt = max(0.0, det.t - tr.t) if tr.t is not None else 0.0
         pts, rad = [], []
+        ahead = np.zeros(len(det), bool)  # on the way of a ball that moves
         for t in tr.tracks.values():
             if not t.on_table:
                 continue
             if t.state == "table" and t.speed > REST_SPEED_MM_S:
                 pts.append(t.xy + t.v * dt)
                 rad.append(1.2 * R + t.speed * dt)
-            elif t.state == "hidden" and t.lost_moving:
+                # its speed may lag (just struck): anything it can reach along its way
+                w = det.xy_mm - t.xy
+                dw = np.linalg.norm(w, axis=1)
+                cos = (w @ t.v) / np.maximum(dw * t.speed, 1e-9)
+                ahead |= (cos > AHEAD_COS) & (dw <= tr.reach_mm(t, max(dt, 1e-3)))
+            elif t.state == "hidden" and (t.lost_moving or tr.vanished(t, det.frame)):
                 pts.append(t.xy)
                 rad.append(tr.reach_mm(t, max(dt, det.t - t.last_seen_t)))
             else:
                 pts.append(t.xy)
                 rad.append(EXPLAIN_RADII * R)
         streak = det.is_streak
-        new = ~streak
+        new = ~streak & ~ahead
         if pts:
             d = np.linalg.norm(det.xy_mm[:, None] - np.array(pts)[None], axis=2)
             new &= ~(d <= np.array(rad)[None]).any(axis=1)
@@ -249,6 +257,25 @@ class VisionPipeline:
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
         return det if ok.all() else det[ok]
+
+    def _on_the_way(self, det: Detections, frame: Frame) -> np.ndarray:
+        """Detections where a moving ball is predicted, or ahead of it within its reach
+        (a ball just struck: its speed estimate still lags)."""
+        out = np.zeros(len(det), bool)
+        tr = self.tracker
+        if len(det) == 0 or tr.t is None:
+            return out
+        dt = max(frame.t - tr.t, 1e-3)
+        R = self.profile.ball_radius_mm
+        for t in tr.tracks.values():
+            if t.state != "table" or t.speed <= REST_SPEED_MM_S:
+                continue
+            w = det.xy_mm - t.xy
+            dw = np.linalg.norm(w, axis=1)
+            near = np.linalg.norm(det.xy_mm - (t.xy + t.v * dt), axis=1) <= 1.2 * R + t.speed * dt
+            cos = (w @ t.v) / np.maximum(dw * t.speed, 1e-9)
+            out |= near | ((cos > AHEAD_COS) & (dw <= tr.reach_mm(t, dt)))
+        return out
 
     def _moving_px(self, frame: Frame) -> np.ndarray:
         """Where balls moving faster than ``COARSE_TRAVEL_RADII`` a frame are expected."""
@@ -513,8 +540,10 @@ def _looks_like_none(track) -> bool:
     return int(np.argmax(ev)) == cls.index("none")
 
 
-def _balls_only(det: Detections) -> Detections:
-    """Drop what the identifier thinks more likely ``none`` than any ball (hands, cues)."""
+def _balls_only(det: Detections, keep: np.ndarray | None = None) -> Detections:
+    """Drop what the identifier thinks more likely ``none`` than any ball (hands, cues);
+    ``keep``: rows kept whatever the classifier says (a crisp rim on a moving ball's way:
+    the CNN was trained on sharp balls and may call a smeared one 'none')."""
     if "none" not in det.classes or len(det) == 0:
         return det
     k = det.classes.index("none")
@@ -524,7 +553,10 @@ def _balls_only(det: Detections) -> Detections:
     uniform = best - balls.min(axis=1) < 1e-9  # a tracked ball's continuation
     # inside a hand (a low score) only what the classifier is sure of is a ball
     clutter = (det.score < CLUTTER_SCORE) & ~uniform & (best < HELD_BALL_PROB)
-    return det[(p_none < NONE_DROP) & (p_none <= best) & ~clutter]
+    ok = (p_none < NONE_DROP) & (p_none <= best) & ~clutter
+    if keep is not None:
+        ok |= keep & (det.score >= WAY_MIN_SCORE)
+    return det[ok]
 
 
 def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:

@@ -245,6 +245,7 @@ class BallTracker:
         # occluded(xy_mm) -> bool: is something (not cloth) over that spot now?  Set by
         # the pipeline; without it a hidden ball is never given up.
         self.occluded = None
+        self._vanished: dict[tuple[int, str], bool] = {}
 
     # ----------------------------------------------------------------- set-up
     def initialise(self, det: Detections) -> list[Event]:
@@ -400,6 +401,7 @@ class BallTracker:
                     tr.state == "hidden"
                     and not tr.lost_moving
                     and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S
+                    and not self.vanished(tr, det.frame)
                 )
                 for jj, j in enumerate(rest_det):
                     if streak[j] and not moving and not self._from_spot(tr.xy, det, j):
@@ -430,6 +432,18 @@ class BallTracker:
         self._last_xy = det.xy_mm
         self._last_n_unmatched = n_det - len(matched_det)
         return self._output(det, events, visible)
+
+    def vanished(self, tr: Track, frame: int) -> bool:
+        """A still ball lost from view whose spot now shows plain cloth: it moved while
+        unseen (struck under the cue or a hand) and may be anywhere its class fits."""
+        if tr.state != "hidden" or tr.lost_moving or self.occluded is None:
+            return False
+        key = (frame, tr.ball)
+        if key not in self._vanished:
+            if len(self._vanished) > 64:
+                self._vanished.clear()
+            self._vanished[key] = not self.occluded(tr.xy)
+        return self._vanished[key]
 
     def reach_mm(self, tr: Track, since: float, streak: bool = False) -> float:
         """How far from its prediction a ball unseen for ``since`` seconds may be found.
