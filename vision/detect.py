@@ -70,6 +70,7 @@ STREAK_MIN_LENGTH_RADII = 2.7  # shorter: a round ball, the rim vote's job
 STREAK_MAX_LENGTH_RADII = 16.0  # longer: not one ball
 STREAK_FILL = 0.8  # area / the stadium's area of the same length and width
 STREAK_SCORE = 0.5
+STREAK_END_MAX_SCORE = 0.6  # a round detection scoring less may be a streak's blurred end
 STREAK_MIN_REL = 0.8  # a streak's mean brightness / the cloth's (a ball is not darker)
 
 
@@ -283,8 +284,11 @@ class BallDetector:
         det = self._from_votes(fg, rel, votes, frame, t, (0, 0))
         if not self.find_streaks:
             return det
-        st = self._streaks(fg, rel, (0, 0), None, det.xy_px, frame, t)
-        return Detections.merge([det, st]) if len(st) else det
+        crisp = det.xy_px[det.score >= STREAK_END_MAX_SCORE]
+        st = self._streaks(fg, rel, (0, 0), None, crisp, frame, t)
+        if not len(st):
+            return det
+        return Detections.merge([det[~_on_streaks(det, st, self.R_mm)], st])
 
     def _to_work(self, xy_px: np.ndarray) -> np.ndarray:
         """Frame pixels -> work pixels (of the whole bed ROI)."""
@@ -355,15 +359,18 @@ class BallDetector:
             found = self._from_votes(
                 fg, rel, votes, frame, t, (ex0, ey0), keep, skip_px, neighbours_px
             )
-            parts.append(found)
             if self.find_streaks if streaks is None else streaks:
-                known = [found.xy_px]
+                # a streak's rounded ends may vote as blurred (low-score) balls: only
+                # crisp rims and the balls known elsewhere make a blob "a ball's"
+                known = [found.xy_px[found.score >= STREAK_END_MAX_SCORE]]
                 for extra in (skip_px, neighbours_px):
                     if extra is not None and len(extra):
                         known.append(np.asarray(extra, float).reshape(-1, 2))
                 st = self._streaks(fg, rel, (ex0, ey0), keep, np.vstack(known), frame, t)
                 if len(st):
+                    found = found[~_on_streaks(found, st, self.R_mm)]
                     parts.append(st)
+            parts.append(found)
         self._coarse_px = None
         if not parts:
             return Detections.empty(frame, t)
@@ -733,6 +740,18 @@ class BallDetector:
         return out
 
 
+def _on_streaks(det: Detections, streaks: Detections, R_mm: float) -> np.ndarray:
+    """Blurred round detections lying on a streak (its ends, voting as balls)."""
+    out = np.zeros(len(det), bool)
+    for c, half in zip(streaks.xy_mm, streaks.blur_mm, strict=True):
+        hl = float(np.hypot(*half))
+        d = det.xy_mm - c
+        along = np.abs(d @ half) / max(hl, 1e-9)
+        across = np.abs(d[:, 0] * half[1] - d[:, 1] * half[0]) / max(hl, 1e-9)
+        out |= (along <= hl + R_mm) & (across <= R_mm) & (det.score < STREAK_END_MAX_SCORE)
+    return out
+
+
 def _others(xy_px: np.ndarray, sel: np.ndarray, extra: np.ndarray | None) -> np.ndarray:
     """The balls not being refined (neighbours whose side of a rim is left out)."""
     rest = xy_px[~sel]
@@ -753,14 +772,14 @@ def max_channel_gradient(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     if f.ndim == 2:
         return gx, gy, gx * gx + gy * gy
     m = gx * gx + gy * gy
-    idx = np.argmax(m, axis=2)
-    flat = idx.ravel() + np.arange(idx.size) * f.shape[2]
-    shape = idx.shape
-    return (
-        gx.ravel()[flat].reshape(shape),
-        gy.ravel()[flat].reshape(shape),
-        m.ravel()[flat].reshape(shape),
-    )
+    # per pixel, the channel of the largest magnitude (the first one on a tie)
+    bx, by, bm = gx[..., 0], gy[..., 0], m[..., 0]
+    for c in range(1, f.shape[2]):
+        sel = m[..., c] > bm
+        bx = np.where(sel, gx[..., c], bx)
+        by = np.where(sel, gy[..., c], by)
+        bm = np.where(sel, m[..., c], bm)
+    return bx, by, bm
 
 
 def _angular_coverage(ang: np.ndarray, bins: int = 24) -> float:

@@ -52,6 +52,7 @@ EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
 AHEAD_COS = math.cos(math.radians(35.0))  # a moving ball explains what lies this near its way
 WAY_MIN_SCORE = 0.7  # a crisp rim on a moving ball's way is kept even if the CNN says 'none'
 STREAK_MIN_TRAVEL_RADII = 0.7  # a ball moving this far a frame may smear into a streak
+STREAK_LOST_S = 0.3  # a ball lost this lately may be a streak somewhere
 COARSE_TRAVEL_RADII = 0.3  # a ball moving this far a frame is located in the work image only
 
 
@@ -304,8 +305,8 @@ class VisionPipeline:
         for t in tr.tracks.values():
             if t.state == "table" and t.speed * dt >= STREAK_MIN_TRAVEL_RADII * R:
                 return True
-            if t.state == "hidden" and t.lost_moving and frame.t - t.last_seen_t < 0.2:
-                return True
+            if t.state == "hidden" and frame.t - t.last_seen_t < STREAK_LOST_S:
+                return True  # lost lately: moving, or struck from under the cue
         return bool(touched.any())
 
     def _streak_explained(self, det: Detections, j: int, dt: float) -> bool:
