@@ -23,6 +23,7 @@ from .detections import Detections
 from .identify import BallIdentifier
 from .sources import Frame
 from .track import (
+    HIDDEN_STILL_JUMP_S,
     REST_GATE_RADII,
     REST_SPEED_MM_S,
     BallTracker,
@@ -253,11 +254,40 @@ class VisionPipeline:
         if "none" in det.classes and det.cls_prob.shape[1]:
             p_none = det.cls_prob[:, det.classes.index("none")]
             ok &= ~new | (p_none < NEW_MAX_NONE)
-        idx = np.nonzero(new & ok)[0]
+        # a still ball missing from its spot this frame may have been struck (the cue
+        # still behind it): a crisp ball it could reach needs no clean surroundings
+        struck = self._near_missing(det, dt)
+        idx = np.nonzero(new & ok & ~struck)[0]
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
         return det if ok.all() else det[ok]
+
+    def _near_missing(self, det: Detections, dt: float) -> np.ndarray:
+        """Detections within reach of a still ball that has no detection on its spot
+        now and was seen lately (or whose spot shows plain cloth)."""
+        tr = self.tracker
+        out = np.zeros(len(det), bool)
+        R = self.profile.ball_radius_mm
+        for t in tr.tracks.values():
+            if (
+                not t.on_table
+                or t.speed > REST_SPEED_MM_S
+                or (t.state == "hidden" and t.lost_moving)
+            ):
+                continue
+            since = max(dt, det.t - t.last_seen_t)
+            if (
+                t.state == "hidden"
+                and since > HIDDEN_STILL_JUMP_S
+                and not tr.vanished(t, det.frame)
+            ):
+                continue
+            d = np.linalg.norm(det.xy_mm - t.xy, axis=1)
+            if (d < REST_GATE_RADII * R).any():
+                continue  # still there
+            out |= d <= tr.reach_mm(t, since)
+        return out
 
     def _on_the_way(self, det: Detections, frame: Frame) -> np.ndarray:
         """Detections where a moving ball is predicted, or ahead of it within its reach
