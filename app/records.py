@@ -148,7 +148,13 @@ def default_db_path() -> Path:
     if env:
         return Path(env).expanduser()
     p = Path.home() / ".luza" / "matches.sqlite"
-    p.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise RecordsError(
+            f"cannot create {p.parent} for the match database ({e.strerror}): "
+            "set LUZA_DB or pass --db PATH"
+        ) from None
     return p
 
 
