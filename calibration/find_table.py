@@ -34,6 +34,8 @@ from luza.calibration.profiles import TableProfile
 
 SEGMENT_WIDTH_PX = 480  # cloth segmentation runs on a copy this wide
 MAX_BACKGROUND_FRAMES = 15
+STILL_SHIFT_PX = 2.0  # a frame shifted more than this from the first is left out
+STILL_PEAK_FRACTION = 0.8
 FOCAL_PRIOR_FRAC = 0.72  # focal length / image width of a typical overhead camera
 FOCAL_PRIOR_LOG_SIGMA = 0.35
 EDGE_SAMPLES_LONG = 80
@@ -43,6 +45,7 @@ MARK_SEARCH_MM = 30.0  # how far from its expected place a marking is looked for
 SPOT_MAX_RESIDUAL_MM = 5.0
 ASPECT_TOLERANCE = 0.25
 ASPECT_UNCERTAINTY = 0.005  # a real table's bed aspect ratio, as far as a profile knows it
+ASPECT_FREE_WITHOUT_MARKINGS = True
 K2_PRIOR_SIGMA = 0.05
 BUNDLE_LOSS = "cauchy"  # robust loss of the bundle adjustment (see _bundle)
 NOSE_EDGE_DROP_MM = 0.0  # the located edge (the face's outer end) is at the nose top
@@ -124,6 +127,38 @@ def median_background(frames: list[np.ndarray]) -> np.ndarray:
         return frames[0]
     idx = np.linspace(0, len(frames) - 1, min(len(frames), MAX_BACKGROUND_FRAMES)).astype(int)
     return np.median(np.stack([frames[i] for i in idx]), axis=0).astype(np.uint8)
+
+
+def still_frames(frames: list[np.ndarray]) -> list[np.ndarray]:
+    """The frames taken from where the first one was: a handheld or knocked camera
+    moves the whole image, and a median over moved frames smears the table.  Each
+    frame's shift from the first is measured by phase correlation (on a small grey
+    copy; balls and people move, the table's edges dominate); frames shifted more than
+    ``STILL_SHIFT_PX`` are left out."""
+    if len(frames) < 2:
+        return frames
+    h, w = frames[0].shape[:2]
+    s = min(1.0, SEGMENT_WIDTH_PX / w)
+    size = (round(w * s), round(h * s))
+    win = np.outer(np.hanning(size[1]), np.hanning(size[0])).astype(np.float32)
+
+    def spectrum(f: np.ndarray) -> np.ndarray:
+        g = cv2.cvtColor(cv2.resize(f, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        g = g.astype(np.float32)
+        return np.fft.rfft2((g - g.mean()) * win)
+
+    ref = spectrum(frames[0])
+    keep = [frames[0]]
+    r = max(1, math.ceil(STILL_SHIFT_PX * s))  # small-image px around no shift
+    for f in frames[1:]:
+        cross = spectrum(f) * np.conj(ref)
+        corr = np.fft.irfft2(cross / (np.abs(cross) + 1e-9), s=(size[1], size[0]))
+        near = np.roll(np.roll(corr, r, axis=0), r, axis=1)[: 2 * r + 1, : 2 * r + 1]
+        # still: the correlation at (about) no shift is (about) the best one; a cue or an
+        # arm can make a far peak as high, a moved camera leaves none at no shift
+        if float(near.max()) >= STILL_PEAK_FRACTION * float(corr.max()):
+            keep.append(f)
+    return keep
 
 
 def check_light(img: np.ndarray) -> None:
@@ -534,6 +569,8 @@ class _Obs:
     edges: dict[int, np.ndarray]  # quad side index -> points on that cushion nose
     spots: dict[str, np.ndarray] = field(default_factory=dict)  # name -> px (height 0)
     lines: dict[str, np.ndarray] = field(default_factory=dict)  # name -> px points (height 0)
+    # the table's width is a parameter too (log scale, last in p; prior ASPECT_UNCERTAINTY)
+    aspect_free: bool = False
 
 
 class _Model:
@@ -603,11 +640,15 @@ def _bundle(
 
     def res(p: np.ndarray) -> np.ndarray:
         out = []
+        w_scale = math.exp(p[-1]) if obs.aspect_free else 1.0
         for i, pts in obs.edges.items():
             if len(pts) == 0:
                 continue
             ax, v = sides[i]
+            v = v * w_scale if ax == 1 else v
             out.append((model.unproject(p, pts, hn)[:, ax] - v) / mm_per_px)
+        if obs.aspect_free:
+            out.append(np.array([p[-1] / ASPECT_UNCERTAINTY]))
         for name, pts in obs.lines.items():
             ax, v = line_x(name)
             out.append((model.unproject(p, pts, 0.0)[:, ax] - v) / mm_per_px)
@@ -862,6 +903,8 @@ def find_table(
     plausibility checks (for looking at a failed fit)."""
     t_start = time.perf_counter()
     frames_l = as_frames(frames)
+    n_given = len(frames_l)
+    frames_l = still_frames(frames_l)
     img = median_background(frames_l)
     h, w = img.shape[:2]
     check_light(img)
@@ -1069,9 +1112,23 @@ def find_table(
         p, info = _bundle(model, p, obs, profile, mm_per_px, f_prior)
         cam = model.camera(p)
 
+    aspect_scale = None
+    if camera_hint is None and not found_marks and ASPECT_FREE_WITHOUT_MARKINGS:
+        # no marking's parallax: the focal length would come from the outline's exact
+        # aspect ratio alone, which a real table only matches to a fraction of a per
+        # cent; let the width be off by that much and the focal prior speak
+        obs.aspect_free = True
+        pe, _ = _bundle(model, np.append(p, 0.0), obs, profile, mm_per_px, f_prior)
+        obs.aspect_free = False
+        p, aspect_scale = pe[:-1], float(math.exp(pe[-1]))
+        cam = model.camera(p)
+    # residuals against the table the camera was fitted to
+    prof_q = profile if aspect_scale is None else replace(profile, width_mm=W * aspect_scale)
     quality = _quality(
-        cam, profile, img, obs, found_marks, decided_by, score, camera_hint, len(frames_l)
+        cam, prof_q, img, obs, found_marks, decided_by, score, camera_hint, len(frames_l)
     )
+    if aspect_scale is not None:
+        quality["camera"]["width_scale_fitted"] = round(aspect_scale, 4)
     if camera_hint is None and not found_marks:
         quality["camera"].update(_focal_spread(model, p, obs, profile, mm_per_px, f_prior))
     if faint is not None:
@@ -1085,6 +1142,8 @@ def find_table(
                 for end, k in zip(("head", "foot"), ends, strict=True)
             },
         }
+    if len(frames_l) < n_given:
+        quality["frames_moved"] = n_given - len(frames_l)  # the camera moved: not used
     quality["seconds"] = round(time.perf_counter() - t_start, 3)
     if check:
         _sanity(cam, profile, quality)

@@ -9,6 +9,7 @@ the head from the foot.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from render_helpers import cloth_look, renderer, table_frame, unmarked
@@ -21,6 +22,7 @@ from luza.calibration.find_table import (
     nose_edge_points,
     rough_quad,
     segment_cloth,
+    still_frames,
 )
 from luza.calibration.profiles import load_profile
 from luza.samples.look import CLOTH_COLOURS, random_look
@@ -219,3 +221,12 @@ def test_720p_camera_height_from_the_parallax_maps_the_bed_ends():
     assert abs(height / 2750 - 1) < 0.07, height
     bed = _bed_errors(cal, cam)
     assert bed.max() < 4.0, bed.max()
+
+
+def test_frames_from_a_moved_camera_are_left_out():
+    """A handheld or knocked camera: frames shifted from the first are not medianed into
+    the background (balls and an arm moving over a still table are kept)."""
+    frames = _view(CAMS["1080p-tilted-mild-lens"], seed=5)
+    moved = cv2.warpAffine(frames[1], np.float32([[1, 0, 9.0], [0, 1, -6.0]]), (1920, 1080))
+    kept = still_frames([frames[0], frames[1], moved])
+    assert len(kept) == 2 and kept[1] is frames[1]
