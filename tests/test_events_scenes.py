@@ -80,3 +80,15 @@ def test_every_event_has_confidence_and_low_ones_are_marked():
         assert bool(e.get("uncertain")) == (e.confidence < LOW_CONFIDENCE)
     assert len(of(ev, "ball_placed")) == 2
     shot_records(ev, "free-pyramid")
+
+
+def test_a_jaw_touched_on_the_way_into_the_pocket_is_reported():
+    # the kaisa clips the jaw between two frames and drops: a cushion event for the jaw
+    play, truth, ev = run("fb-kaisa-corner", 2, 30.0)
+    pot = of(truth, "pocket")[0]
+    jaw = [e for e in of(truth, "cushion") if e["ball"] == pot["ball"] and pot.t - e.t < 0.1]
+    assert jaw and jaw[0]["cushion"] == "jaw:" + pot["pocket"]
+    got = [e for e in of(ev, "cushion") if e["ball"] == pot["ball"]]
+    assert [e["cushion"] for e in got][-1:] == [jaw[0]["cushion"]]
+    assert abs(got[-1].t - jaw[0].t) <= 2.0 / 30.0
+    assert got[-1].t < of(ev, "pocket")[0].t

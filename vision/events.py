@@ -66,6 +66,9 @@ REST_WINDOW_S = 0.3  # a ball is at rest when a window this long ...
 REST_SPREAD_MM = 4.0  # ... stays within this of its first sample
 REST_MIN_SAMPLES = 3
 FIT_TOL_MM = 6.0  # a piece of path fits its samples within this ...
+JAW_POT_WINDOW_S = 0.15  # a pocketed ball's jaw contact is looked for this long before
+JAW_POT_TOL_MM = 3.0  # ... where its samples pass within a radius + this of the jaw
+JAW_POT_MIN_COS = 0.2  # ... heading into the jaw at 12 degrees or more (not along it)
 STILL_AFTER_FRAMES = 3.0  # a ball seen at rest this many frames after a contact was not hit
 INCOMING_TOL_PER_MM_S = 0.002  # a striker's incoming path: + this per mm/s (20 mm at 10 m/s)
 INCOMING_SPAN_S = 0.25  # ... fitted over at most this long
@@ -1042,6 +1045,7 @@ class EventExtractor:
         for mv in mvs:
             out += self._mouth_events(mv)
             out += self._line_events(mv)
+        out += self._jaws_before_pots(out)
         gone = {c.data["ball"] for c in out if c.type in ("pocket", "off_table")}
         cut = s.get("cut_at")
         if cut is not None:
@@ -1288,6 +1292,60 @@ class EventExtractor:
                 return mv_last.pieces[-1].at(mv_last.t_end)
             return None
         return None if last is None else last.anchor
+
+    def _jaws_before_pots(self, cands: list[_Cand]) -> list[_Cand]:
+        """A pocketed ball with no jaw contact found on its way in: one where its last
+        samples before the pot pass within a radius (+ ``JAW_POT_TOL_MM``) of that
+        pocket's jaws, heading into them (confidence 0.6).  Most pots touch a jaw
+        (the physics' own scenes: 4 in 5), often only between two frames."""
+        g = self.geom
+        out: list[_Cand] = []
+        for c in cands:
+            if c.type != "pocket":
+                continue
+            b, name = c.data["ball"], "jaw:" + c.data["pocket"]
+            if any(
+                o.type == "cushion"
+                and o.data["ball"] == b
+                and o.data["cushion"] == name
+                and c.t - JAW_POT_WINDOW_S <= o.t <= c.t + self.dt
+                for o in cands
+            ):
+                continue
+            bd = self.data[b]
+            k = (bd.ts >= c.t - JAW_POT_WINDOW_S) & (bd.ts <= c.t + self.dt)
+            ts, xy = bd.ts[k], bd.xy[k]
+            if len(ts) < 2:
+                continue
+            best = touch = None
+            for i in range(len(ts) - 1):  # along the straight chord between samples
+                for f in np.linspace(0.0, 1.0, 9):
+                    p = xy[i] + f * (xy[i + 1] - xy[i])
+                    v = (xy[i + 1] - xy[i]) / max(ts[i + 1] - ts[i], 1e-9)
+                    gap = math.inf
+                    into = JAW_POT_MIN_COS * float(np.linalg.norm(v))  # heading into it
+                    for j, nm in enumerate(g.circ_name):
+                        if nm == name:
+                            rc = p - g.circ_c[j]
+                            dc = float(np.linalg.norm(rc))
+                            if float(np.dot(rc, v)) < -into * dc:
+                                gap = min(gap, dc - g.circ_r[j] - self.R)
+                    for j, nm in enumerate(g.seg_name):
+                        if nm == name:
+                            rel = p - g.seg_a[j]
+                            along = float(np.dot(rel, g.seg_d[j]))
+                            if 0 <= along <= g.seg_len[j] and float(np.dot(g.seg_n[j], v)) < -into:
+                                gap = min(gap, float(np.dot(rel, g.seg_n[j])) - self.R)
+                    t = float(ts[i] + f * (ts[i + 1] - ts[i]))
+                    if gap <= 0.0 and touch is None:
+                        touch = (gap, t, p)  # the first point on the jaw
+                    if gap <= JAW_POT_TOL_MM and (best is None or gap < best[0]):
+                        best = (gap, t, p)  # else the closest one within the slack
+            best = touch or best
+            if best is not None and best[1] <= c.t + 1e-6:
+                fields = {"ball": b, "cushion": name, "pos": _r(best[2])}
+                out.append(_Cand("cushion", best[1], 0.6, fields))
+        return out
 
     def _mouth_events(self, mv: Move) -> list[_Cand]:
         """Pots, bounce-outs, hangs and off-table for one move."""
