@@ -18,7 +18,7 @@ import numpy as np
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile
 
-from .detect import BallDetector
+from .detect import CLUTTER_SCORE_FACTOR, BallDetector
 from .detections import Detections
 from .identify import BallIdentifier
 from .sources import Frame
@@ -160,7 +160,10 @@ class VisionPipeline:
                     streaks=self._streaks_possible(frame, in_box & ~unchanged),
                     coarse_px=self._moving_px(frame),
                 )
-                new = _balls_only(self._classify(img, new, frame), self._on_the_way(new, frame))
+                way = self._on_the_way(new, frame)
+                if self.tracker.t is not None:
+                    way |= self._near_missing(new, max(frame.t - self.tracker.t, 1e-3))
+                new = _balls_only(self._classify(img, new, frame), way)
                 old = self._last[~in_box | static]
                 old.frame, old.t = frame.index, frame.t
                 if len(old) and len(new):
@@ -250,13 +253,20 @@ class VisionPipeline:
             ok[j] = self._streak_explained(det, j, dt)
         if not new.any():
             return det if ok.all() else det[ok]
-        ok[new] = det.score[new] >= NEW_MIN_SCORE
+        # a still ball missing from its spot this frame may have been struck (the cue
+        # still behind it): a crisp ball it could reach needs no clean surroundings,
+        # and one next to the cue (its score lowered as clutter) is kept when the
+        # classifier is sure it is a ball
+        struck = self._near_missing(det, dt)
+        sure = np.zeros(len(det), bool)
+        if "none" in det.classes and det.cls_prob.shape[1]:
+            k = det.classes.index("none")
+            sure = np.delete(det.cls_prob, k, axis=1).max(axis=1) >= HELD_BALL_PROB
+        held = struck & sure & (det.score >= NEW_MIN_SCORE * CLUTTER_SCORE_FACTOR)
+        ok[new] = (det.score >= NEW_MIN_SCORE)[new] | held[new]
         if "none" in det.classes and det.cls_prob.shape[1]:
             p_none = det.cls_prob[:, det.classes.index("none")]
             ok &= ~new | (p_none < NEW_MAX_NONE)
-        # a still ball missing from its spot this frame may have been struck (the cue
-        # still behind it): a crisp ball it could reach needs no clean surroundings
-        struck = self._near_missing(det, dt)
         idx = np.nonzero(new & ok & ~struck)[0]
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
