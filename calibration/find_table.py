@@ -620,6 +620,20 @@ def _side_model(profile: TableProfile) -> list[tuple[int, float]]:
     return [(0, 0.0), (1, W), (0, L), (1, 0.0)]
 
 
+def _with_focal(model: _Model, p: np.ndarray, profile: TableProfile, f_new: float) -> np.ndarray:
+    """Parameters with focal ``f_new`` and the camera moved along its line of sight to the
+    table centre so that the table keeps its size in the image."""
+    cam = model.camera(p)
+    k = f_new / float(cam.K[0, 0])
+    centre = np.array([profile.length_mm / 2, profile.width_mm / 2, 0.0])
+    xc = cam.R @ centre + cam.tvec  # the table centre in camera coordinates
+    t_new = k * xc - cam.R @ centre
+    q = np.array(p, float)
+    q[0] = math.log(f_new)
+    q[6:9] = t_new
+    return q
+
+
 def _bundle(
     model: _Model,
     p0: np.ndarray,
@@ -1118,7 +1132,11 @@ def find_table(
         # aspect ratio alone, which a real table only matches to a fraction of a per
         # cent; let the width be off by that much and the focal prior speak
         obs.aspect_free = True
-        pe, _ = _bundle(model, np.append(p, 0.0), obs, profile, mm_per_px, f_prior)
+        # the valley along focal x aspect is flat: start from this fit and from the
+        # prior's focal (the camera moved back along its axis to keep the table's size)
+        starts = [np.append(p, 0.0), np.append(_with_focal(model, p, profile, f_prior), 0.0)]
+        fits = [_bundle(model, p0, obs, profile, mm_per_px, f_prior) for p0 in starts]
+        pe = min(fits, key=lambda fi: fi[1]["cost"])[0]
         obs.aspect_free = False
         p, aspect_scale = pe[:-1], float(math.exp(pe[-1]))
         cam = model.camera(p)
