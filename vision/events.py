@@ -69,6 +69,7 @@ FIT_TOL_MM = 6.0  # a piece of path fits its samples within this ...
 JAW_POT_WINDOW_S = 0.15  # a pocketed ball's jaw contact is looked for this long before
 JAW_POT_TOL_MM = 3.0  # ... where its samples pass within a radius + this of the jaw
 JAW_POT_MIN_COS = 0.2  # ... heading into the jaw at 12 degrees or more (not along it)
+STRIKE_BEFORE_REST_S = 0.2
 STILL_AFTER_FRAMES = 3.0  # a ball seen at rest this many frames after a contact was not hit
 INCOMING_TOL_PER_MM_S = 0.002  # a striker's incoming path: + this per mm/s (20 mm at 10 m/s)
 INCOMING_SPAN_S = 0.25  # ... fitted over at most this long
@@ -705,7 +706,10 @@ class EventExtractor:
         if a0 is None:
             return None
         t_hi = mv.pieces[0].t0
-        t_lo = max(mv.t_rest0 if mv.t_rest0 is not None else t_hi - 2 * self.dt, t_hi - 0.5)
+        t_rest = mv.t_rest0 if mv.t_rest0 is not None else t_hi - 2 * self.dt
+        # a ball hit slowly creeps within the rest spread for a while: the hit may
+        # come up to STRIKE_BEFORE_REST_S before its last sample "at rest"
+        t_lo = max(t_rest - STRIKE_BEFORE_REST_S, t_hi - 0.5)
         t_lo -= 0.5 * self.dt
         best = None
         tt = np.linspace(t_lo, t_hi, 30)
