@@ -301,7 +301,7 @@ def run_real(out: Path | None) -> dict:
 def run_monitor_james(check_every: int = 5) -> dict:
     """The handheld james-ecd clip through ``TableMonitor``: how often it recalibrates,
     the nose drift that set each one off, and how far the monitor's calibration is at
-    the last frame from one made afresh from the last frames (bed corners, px)."""
+    the last frame from one made afresh from that frame alone (bed corners, px)."""
     from luza.calibration.monitor import TableMonitor
 
     cap = cv2.VideoCapture(str(JAMES))
@@ -317,7 +317,7 @@ def run_monitor_james(check_every: int = 5) -> dict:
     mon = TableMonitor(calibrate(frames[:5], prof), check_every=check_every)
     events = [e for i, f in enumerate(frames) if (e := mon.update(f, i)) is not None]
     dt, dc = time.perf_counter() - t0, time.process_time() - c0
-    fresh = calibrate(frames[-5:], prof)
+    fresh = calibrate(frames[-1:], prof)  # the camera at the last frame (it keeps moving)
     off = [
         float(
             np.linalg.norm(

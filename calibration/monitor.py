@@ -170,7 +170,9 @@ class TableMonitor:
     def _recalibrate(self, index: int, shift: float, frac: float) -> MonitorEvent:
         was_lost = self._lost
         try:
-            cal = calibrate(list(self._recent), self._cal.profile)
+            # newest first: with a camera still moving, the frames kept as still (see
+            # find_table.still_frames) are those of the view now
+            cal = calibrate(list(self._recent)[::-1], self._cal.profile)
         except CalibrationError as e:
             self._lost = True
             self._strikes = 0
