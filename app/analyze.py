@@ -28,18 +28,23 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from luza.calibration.profiles import load_profile
 from luza.events import GAMES, Event, EventError, make, write_jsonl
+from luza.rules.cli import parse_options
 from luza.rules.engine import Item, RuleError, load_game
 from luza.rules.record import write_record
 from luza.vision.cli import DEFAULT_TABLE
 from luza.vision.sources import STREAM_PREFIXES
 
 from . import scoresheet, stats
+from .common import atomic_file, open_store, parse_players, remove_file, writable_dir
 from .match import MatchError, check_game, read_input_items, score_run, start_note, track_video
+
+__all__ = ["FILES", "analyze_video", "operator_inputs", "parse_options", "parse_players"]
 
 FILES = {
     "events": "events.jsonl",
@@ -79,16 +84,6 @@ class Bar:
             self._bar = None
 
 
-def parse_players(players: str | list[str] | None) -> list[str] | None:
-    """``"Ann,Bob"`` -> ``["Ann", "Bob"]`` (two different names), None -> None."""
-    if players is None:
-        return None
-    names = [n.strip() for n in players.split(",")] if isinstance(players, str) else players
-    if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise MatchError(f"--players wants two different names, 'Ann,Bob'; got {players!r}")
-    return list(names)
-
-
 def operator_inputs(
     events: list[Event], inputs: str | None, players: list[str] | None
 ) -> list[Item]:
@@ -104,25 +99,6 @@ def operator_inputs(
         out.extend(got)
     out.sort(key=lambda it: it.t)  # stable: the players line stays first
     return out
-
-
-def parse_options(pairs: list[str] | None) -> dict[str, Any]:
-    """``["KEY=VALUE", ...]`` -> a dict (the game checks the keys and converts the values)."""
-    out: dict[str, Any] = {}
-    for p in pairs or []:
-        if "=" not in p:
-            raise MatchError(f"--option wants KEY=VALUE, got {p!r}")
-        k, v = p.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
-def resolve_db(db: str | None) -> Path:
-    if db:
-        return Path(db).expanduser()
-    from .records import default_db_path
-
-    return default_db_path()
 
 
 def analyze_video(
@@ -151,18 +127,11 @@ def analyze_video(
     names = parse_players(players)
     if options:  # an unknown option or a bad value is said before minutes of tracking
         load_game(game, load_profile(table or DEFAULT_TABLE[game]), options)
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise MatchError(f"{out} exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    out = writable_dir(out_dir)  # a file in its place, no permission: said now
     # summary.json marks a finished run: an earlier one's must not outlive a failed rerun
-    (out / FILES["summary"]).unlink(missing_ok=True)
+    remove_file(out / FILES["summary"])
     # the database first: a locked or damaged file is said before minutes of tracking
-    ms = None
-    if store:
-        from .records import MatchStore
-
-        ms = MatchStore(resolve_db(db))
+    ms = open_store(db, write=True) if store else None
     try:
         return _analyze(
             video, out, game, calibration, table, inputs, names, ms, video_out, progress,
@@ -198,13 +167,21 @@ def _analyze(
     finally:
         bar.close()
     seconds["track"] = round(run.track_s, 2)
-    write_jsonl(run.events, paths["events"])  # before scoring: kept if the rules refuse it
-    written["events"] = str(paths["events"])
+    # what an earlier run left here goes: the folder holds this run's files only (an old
+    # annotated video next to new records would pass for this run's)
+    for f in paths.values():
+        remove_file(f)
+
+    def put(key: str, write: Callable[[Path], object]) -> None:
+        """Write one output whole or not at all (an interrupted run leaves no torn file)."""
+        with atomic_file(paths[key]) as tmp:
+            write(tmp)
+        written[key] = str(paths[key])
+
+    put("events", lambda p: write_jsonl(run.events, p))  # before scoring: kept if refused
     if run.calibration is not None and calibration == "auto":
-        paths["calibration"].write_text(
-            json.dumps(run.calibration.to_dict(), indent=1) + "\n", encoding="utf-8"
-        )
-        written["calibration"] = str(paths["calibration"])
+        cal_text = json.dumps(run.calibration.to_dict(), indent=1) + "\n"
+        put("calibration", lambda p: p.write_text(cal_text, encoding="utf-8"))
 
     t0 = time.perf_counter()
     table_name = run.table
@@ -217,8 +194,7 @@ def _analyze(
             f"{paths['events']}; `luza score` it to see more)"
         ) from None
     options = scored.game.options
-    write_record(paths["record"], scored, table_name, options)
-    written["record"] = str(paths["record"])
+    put("record", lambda p: write_record(p, scored, table_name, options))
     rows = scoresheet.shot_rows(scored)
     header = {
         "game": game,
@@ -229,17 +205,13 @@ def _analyze(
         "calibration": calibration,
         "start": start_note([it.event for it in scored.items]) or "",
     }
-    scoresheet.write_text(paths["scoresheet"], rows, scored.final, header)
-    scoresheet.write_csv(paths["scoresheet_csv"], rows)
-    written["scoresheet"] = str(paths["scoresheet"])
-    written["scoresheet_csv"] = str(paths["scoresheet_csv"])
+    put("scoresheet", lambda p: scoresheet.write_text(p, rows, scored.final, header))
+    put("scoresheet_csv", lambda p: scoresheet.write_csv(p, rows))
     items = [it.event for it in scored.items]
     st = stats.match_stats(run.frames, items, game, run.profile, run.fps)
-    stats.write_json(paths["stats"], st)
+    put("stats", lambda p: stats.write_json(p, st))
     title = f"{Path(str(video)).name}: {game} on {table_name}"
-    stats.render_png(paths["stats_png"], st, run.frames, items, run.profile, title)
-    written["stats"] = str(paths["stats"])
-    written["stats_png"] = str(paths["stats_png"])
+    put("stats_png", lambda p: stats.render_png(p, st, run.frames, items, run.profile, title))
     seconds["score"] = round(time.perf_counter() - t0, 2)
 
     live = str(video).isdigit() or str(video).startswith(STREAM_PREFIXES)
@@ -253,10 +225,9 @@ def _analyze(
         t0 = time.perf_counter()
         bar = Bar("annotating", progress)
         try:
-            write_annotated(video, paths["video"], run, scored, progress=bar)
+            put("video", lambda p: write_annotated(video, p, run, scored, progress=bar))
         finally:
             bar.close()
-        written["video"] = str(paths["video"])
         seconds["annotate"] = round(time.perf_counter() - t0, 2)
 
     match_id = None
@@ -285,9 +256,8 @@ def _analyze(
         "notes": notes,
     }
     written["summary"] = str(paths["summary"])
-    tmp = paths["summary"].with_name(paths["summary"].name + ".tmp")
-    tmp.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(paths["summary"])
+    text = json.dumps(summary, indent=1) + "\n"
+    put("summary", lambda p: p.write_text(text, encoding="utf-8"))  # last: a finished run
     return summary
 
 

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from luza.app.common import open_store, resolve_db, writable_dir
 from luza.errors import LuzaError
 from luza.events import GAMES
 
@@ -154,9 +155,24 @@ def read_done(job: Job) -> dict[str, Any] | None:
 
 
 def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    from luza.app.common import atomic_file
+
+    text = json.dumps(data, indent=2, default=str) + "\n"
+    with atomic_file(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def check_shared_inputs(game: str, calibration: str, table: str | None, jobs: list[Job]) -> None:
+    """What every video would refuse the same way is refused once, before any work: an
+    unknown table profile, a calibration file (not a template) that is missing or garbled."""
+    from luza.calibration.profiles import load_profile
+
+    if table:
+        load_profile(table)
+    if calibration != "auto" and jobs and all(j.calibration == calibration for j in jobs):
+        from luza.app.match import camera_for
+
+        camera_for(calibration, game, table, [])
 
 
 # -- the job a worker runs ----------------------------------------------------------
@@ -206,7 +222,7 @@ def run_job(
     except Exception as e:  # noqa: BLE001 - a batch reports a video's failure and goes on
         import traceback
 
-        with (out / "error.txt").open("w", encoding="utf-8") as f:
+        with contextlib.suppress(OSError), (out / "error.txt").open("w", encoding="utf-8") as f:
             traceback.print_exc(file=f)
         return {
             "ok": False,
@@ -328,19 +344,15 @@ def run_batch(
     say = log or (lambda s: print(s, file=sys.stderr, flush=True))
     out_dir = Path(out).expanduser().resolve()  # workers may run elsewhere: absolute paths
     jobs = plan_jobs(find_videos(spec), out_dir, calibration, inputs)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BatchError(f"cannot create the output folder {out_dir}: {e.strerror}") from None
+    check_shared_inputs(game, calibration, table, jobs)
+    writable_dir(out_dir)  # a file in its place, a read-only folder: said before any work
     try:
         _analyzer(analyze)  # the same code runs on the workers: fail here, not once per video
     except (ImportError, AttributeError) as e:
         raise BatchError(f"cannot load the analysis {analyze}: {e}") from None
     db_path = Path(db).expanduser() if db else None
     if db_path is not None:
-        from luza.app.records import MatchStore
-
-        MatchStore(db_path).close()  # a locked / damaged database stops us before any work
+        open_store(db_path, write=True).close()  # a locked / damaged database: said now
 
     outcomes: dict[str, Outcome] = {}
     todo: list[Job] = []
@@ -458,8 +470,6 @@ def summary_text(outcomes: list[Outcome]) -> str:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from luza.app.records import default_db_path
-
     if args.workers is not None and args.workers < 1:
         raise BatchError(f"--workers wants a positive number, got {args.workers}")
     # `kill` (SIGTERM) stops like Ctrl-C: the cluster is closed, done.json files stay
@@ -474,7 +484,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             calibration=args.calibration,
             table=args.table,
             inputs=args.inputs,
-            db=None if args.no_db else (args.db or default_db_path()),
+            db=None if args.no_db else resolve_db(args.db),
             video_out=not args.no_video,
             connect_timeout_s=args.connect_timeout,
         )

@@ -61,27 +61,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_live)
 
 
-def _players(spec: str | None) -> list[str]:
-    if not spec:
-        return []
-    names = [n.strip() for n in spec.split(",")]
-    if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise LiveCommandError(
-            f'--players needs two different names, e.g. "Ann,Bob" (got {spec!r})'
-        )
-    return names
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    out = {}
-    for kv in pairs:
-        if "=" not in kv:
-            raise LiveCommandError(f"--option {kv!r}: expected KEY=VALUE")
-        k, v = kv.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
 def is_live_source(spec: str) -> bool:
     from luza.vision.sources import STREAM_PREFIXES
 
@@ -91,15 +70,16 @@ def is_live_source(spec: str) -> bool:
 def cmd_live(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from luza.app.common import open_store, parse_players
     from luza.app.live_runner import LiveRunner
     from luza.app.match import camera_for
-    from luza.app.records import MatchStore, default_db_path
+    from luza.rules.cli import parse_options
     from luza.rules.engine import load_game
     from luza.vision.pipeline import VisionPipeline
     from luza.vision.sources import open_source
 
-    players = _players(args.players)
-    options = _options(args.option)
+    players = parse_players(args.players) or []
+    options = parse_options(args.option)
     if args.speed < 0:
         raise LiveCommandError("--speed must be 0 (as fast as possible) or more")
     if not 0 <= args.port <= 65535:
@@ -136,7 +116,7 @@ def cmd_live(args: argparse.Namespace) -> int:
         sock.close()
         raise LiveCommandError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
     try:
-        store = MatchStore(args.db or default_db_path())
+        store = open_store(args.db, write=True)
     except BaseException:
         sock.close()
         raise

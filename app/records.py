@@ -223,7 +223,10 @@ class MatchStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise RecordsError(f"cannot create the folder for {self.path}: {e.strerror}") from None
+            raise RecordsError(
+                f"cannot create the folder {e.filename or self.path.parent} for the match "
+                f"database {self.path}: {e.strerror}"
+            ) from None
         try:
             self._db = sqlite3.connect(
                 str(self.path),
@@ -308,6 +311,13 @@ class MatchStore:
                 if self._db.in_transaction:  # SQLite may have rolled back already
                     self._db.execute("ROLLBACK")
                 raise
+
+    def check_writable(self) -> None:
+        """Take the write lock and let it go at once: a database another program holds
+        locked (or a read-only one) is said now, before minutes of work, not when the
+        result is stored."""
+        with self._errors(), self._tx():
+            pass
 
     def close(self) -> None:
         with self._lock:
@@ -672,14 +682,14 @@ class MatchStore:
 
     def export_jsonl(self, match_id: int, path: str | Path) -> None:
         """Write the match record (see :meth:`record_lines`) atomically."""
+        from .common import atomic_file
+
         lines = self.record_lines(match_id)
         p = Path(path)
-        tmp = p.with_name(p.name + ".tmp")
-        try:
+        if p.is_dir():
+            raise RecordsError(f"cannot write {p}: it is a folder (give a file name)")
+        with atomic_file(p) as tmp:
             tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            tmp.replace(p)
-        except OSError as e:
-            raise RecordsError(f"cannot write {p}: {e.strerror}") from None
 
     def import_jsonl(
         self,
@@ -700,7 +710,7 @@ class MatchStore:
         if once:
             try:
                 text = Path(path).read_text(encoding="utf-8")
-            except OSError:
+            except (OSError, ValueError):
                 text = ""  # replay() below says what is wrong with the file
             lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
             lines = [ln for ln in lines if not ln.startswith("#")]
@@ -708,7 +718,13 @@ class MatchStore:
                 if self.record_lines(mid) == lines:
                     return mid
 
-        scored, rec = replay(path)
+        try:
+            scored, rec = replay(path)
+        except UnicodeDecodeError:
+            raise RecordsError(
+                f"{path} is not a match record (not text; `luza export` or `luza analyze` "
+                "write one)"
+            ) from None
         header = dict(rec.header)
         header.setdefault("table", "pyramid-12ft")
         header.setdefault("options", {})

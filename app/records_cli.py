@@ -10,16 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from luza.app import records
+from luza.app.common import open_store
 from luza.app.records import MatchInfo, MatchStore, RecordsError
 
 
 def _store(args: argparse.Namespace) -> MatchStore:
-    path = Path(args.db) if args.db else records.default_db_path()
-    return MatchStore(path, timeout_s=records.DEFAULT_TIMEOUT_S)
+    return open_store(args.db)
 
 
 def _match_id(text: str) -> int:

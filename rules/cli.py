@@ -10,7 +10,8 @@ from typing import Any
 from luza.rules.engine import GAMES, RuleError
 
 
-def _options(pairs: list[str] | None) -> dict[str, Any]:
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``--option KEY=VALUE`` pairs -> a dict (the game checks the keys and values)."""
     out: dict[str, Any] = {}
     for p in pairs or []:
         if "=" not in p:
@@ -36,7 +37,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from luza.rules.record import score_items, write_record
     from luza.rules.stream import load_stream
 
-    options = _options(args.option)
+    options = parse_options(args.option)
     items = load_stream(args.stream, args.inputs)
     scored = score_items(items, args.game, args.table, options)
     _print(scored, args.json)

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from luza.app import scoresheet, stats
-from luza.app.analyze import operator_inputs, parse_players
+from luza.app.analyze import operator_inputs
 from luza.app.annotate import event_text, overlay_plan
+from luza.app.common import ArgumentError, parse_players
 from luza.app.match import MatchError, named_score, score_run, start_note, taken_up
 from luza.calibration.profiles import load_profile
 from luza.events import Event, make
@@ -210,7 +211,7 @@ def test_players_rename_a_placeholder_score():
 def test_players_and_inputs(tmp_path):
     assert parse_players("Ann, Bob") == ["Ann", "Bob"]
     for bad in ("Ann", "Ann,Ann", "Ann,", "Ann,Bob,Cy"):
-        with pytest.raises(MatchError):
+        with pytest.raises(ArgumentError, match="--players needs two different names"):
             parse_players(bad)
     ev = [make("table_state", 0.5, 0, game="five-ball", positions={})]
     f = tmp_path / "in.jsonl"

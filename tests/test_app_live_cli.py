@@ -46,7 +46,7 @@ def _live(tmp_path: Path, *extra: str, source: str = str(CLIP), cal: str = str(T
         ({}, ("--players", "Ann"), "--players needs two different names"),
         ({}, ("--players", "Ann,Ann"), "--players needs two different names"),
         ({}, ("--speed", "-1"), "--speed must be 0"),
-        ({}, ("--option", "target_points"), "expected KEY=VALUE"),
+        ({}, ("--option", "target_points"), "--option wants KEY=VALUE"),
         ({}, ("--option", "no_such_option=1"), "unknown option 'no_such_option'"),
     ],
 )
