@@ -298,6 +298,59 @@ def run_real(out: Path | None) -> dict:
     return res
 
 
+def run_monitor_generated(check_every: int = 4) -> dict:
+    """A fixed camera knocked (turned 1.5 degrees, moved 60 mm) and one zoomed (focal
+    +9 %) part-way through rendered footage: when ``TableMonitor`` recalibrates and how
+    well its calibration then maps the bed (against the true camera after the change)."""
+    from luza.calibration.monitor import TableMonitor
+    from luza.physics.state import BallPose
+    from luza.samples.look import random_look
+    from luza.samples.render import Renderer
+
+    prof = load_profile("pyramid-12ft")
+    L, W = prof.length_mm, prof.width_mm
+    base = {"height_mm": 3000.0, "tilt_deg": (2.0, -1.0), "dist": (-0.06, 0.0, 0.0, 0.0, 0.0)}
+    a = CameraModel.looking_down(prof.size_mm, (1280, 720), **base)
+    changes = {
+        "knocked": CameraModel.looking_down(
+            prof.size_mm, (1280, 720), roll_deg=1.5, offset_mm=(60.0, 0.0), **base
+        ),
+        "zoomed": CameraModel.looking_down(prof.size_mm, (1280, 720), fill=0.98, **base),
+    }
+    rng = np.random.default_rng(5)
+    look = random_look(rng)
+    out = {}
+    gx, gy = np.meshgrid(np.linspace(0, L, 15), np.linspace(0, W, 8))
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+
+    def frames(cam, n, s0):
+        r = Renderer(prof, cam, look, seed=s0)
+        res = []
+        for i in range(n):
+            poses = {
+                str(k + 1): BallPose(float(rng.uniform(60, L - 60)), float(rng.uniform(60, W - 60)))
+                for k in range(6)
+            }
+            res.append(r.render(poses, [], t=0.1 * i))
+        return res
+
+    before = frames(a, 8, 1)
+    for name, b in changes.items():
+        after = frames(b, 12, 2)
+        c0 = time.process_time()
+        mon = TableMonitor(calibrate(before[:3], prof), check_every=check_every)
+        ev = [e for i, f in enumerate(before + after) if (e := mon.update(f, i)) is not None]
+        err = np.linalg.norm(mon.calibration.to_table(b.project(grid, 0.0), 0.0) - grid, axis=1)
+        out[name] = {
+            "changed_at_frame": len(before),
+            "events": [(e.type, e.frame, round(e.shift_px, 1)) for e in ev],
+            "bed_mm_median_after": round(float(np.median(err)), 2),
+            "bed_mm_max_after": round(float(err.max()), 2),
+            "cpu_seconds_per_frame": round((time.process_time() - c0) / 20, 3),
+        }
+    return out
+
+
 def run_monitor_james(check_every: int = 5) -> dict:
     """The handheld james-ecd clip through ``TableMonitor``: how often it recalibrates,
     the nose drift that set each one off, and how far the monitor's calibration is at
@@ -399,11 +452,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path("/tmp/luza_calbench_cache"))
     ap.add_argument("--out", type=Path, default=None, help="folder for overlay PNGs")
     ap.add_argument("--no-real", action="store_true")
+    ap.add_argument("--no-monitor", action="store_true", help="skip the knocked/zoomed camera")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     cache = a.cache / renderer_version() if a.cache else None
     summary = run_generated(parse_seeds(a.seeds), cache, a.out, a.verbose)
     print(json.dumps({"generated": summary}, indent=2))
+    if not a.no_monitor:
+        print(json.dumps({"monitor_generated": run_monitor_generated()}, indent=2))
     if not a.no_real:
         print(json.dumps({"real": run_real(a.out)}, indent=2))
     return 0
