@@ -181,14 +181,14 @@ def real_clips(table: str, game: str, out_dir: str) -> None:
     for name, (n_hits, pot) in REAL_EXPECT.items():
         video = REAL_DIR / f"{name}.mp4"
         ev_path, pos_path = out / f"{name}.events.jsonl", out / f"{name}.csv"
-        if not ev_path.is_file():
-            cmd = [sys.executable, "-m", "luza.cli", "track", str(video), "--calibration"]
-            cmd += ["auto", "--table", table, "--game", game, "-o", str(ev_path)]
-            cmd += ["--positions", str(pos_path), "--quiet"]
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode != 0:
-                print(f"\n== {name}: luza track failed: {r.stderr.strip()[-300:]}")
-                continue
+        # tracked every time: the stream comes from this checkout's tracker and events
+        cmd = [sys.executable, "-m", "luza.cli", "track", str(video), "--calibration"]
+        cmd += ["auto", "--table", table, "--game", game, "-o", str(ev_path)]
+        cmd += ["--positions", str(pos_path), "--quiet"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"\n== {name}: luza track failed: {r.stderr.strip()[-300:]}")
+            continue
         ev = read_jsonl(ev_path)
         print(f"\n== {name}: {len(ev)} events (the clip: {n_hits} ball-ball hit(s); pot: {pot})")
         for e in ev:
