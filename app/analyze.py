@@ -125,8 +125,12 @@ def analyze_video(
     t_all = time.perf_counter()
     check_game(game)
     names = parse_players(players)
-    if options:  # an unknown option or a bad value is said before minutes of tracking
-        load_game(game, load_profile(table or DEFAULT_TABLE[game]), options)
+    # an unknown table, option or a bad inputs file is said before minutes of tracking
+    profile = load_profile(table or DEFAULT_TABLE[game])
+    if options:
+        load_game(game, profile, options)
+    if inputs:
+        read_input_items(inputs)
     out = writable_dir(out_dir)  # a file in its place, no permission: said now
     # summary.json marks a finished run: an earlier one's must not outlive a failed rerun
     remove_file(out / FILES["summary"])
@@ -167,6 +171,7 @@ def _analyze(
     finally:
         bar.close()
     seconds["track"] = round(run.track_s, 2)
+    notes.extend(run.notes)
     # what an earlier run left here goes: the folder holds this run's files only (an old
     # annotated video next to new records would pass for this run's)
     for f in paths.values():

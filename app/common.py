@@ -52,9 +52,9 @@ def open_store(db: str | Path | None, write: bool = False) -> MatchStore:
     """The match database of ``--db`` (see :func:`resolve_db`).  ``write``: also take its
     write lock once and let it go, so a database another program holds locked is said
     now, before minutes of work, not when the result is stored."""
-    from .records import MatchStore
+    from . import records
 
-    store = MatchStore(resolve_db(db))
+    store = records.MatchStore(resolve_db(db), timeout_s=records.DEFAULT_TIMEOUT_S)
     if write:
         try:
             store.check_writable()

@@ -71,11 +71,9 @@ def cmd_live(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from luza.app.common import open_store, parse_players
-    from luza.app.live_runner import LiveRunner
     from luza.app.match import camera_for
     from luza.rules.cli import parse_options
     from luza.rules.engine import load_game
-    from luza.vision.pipeline import VisionPipeline
     from luza.vision.sources import open_source
 
     players = parse_players(args.players) or []
@@ -117,9 +115,21 @@ def cmd_live(args: argparse.Namespace) -> int:
         raise LiveCommandError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
     try:
         store = open_store(args.db, write=True)
-    except BaseException:
+        try:
+            return _serve(args, sock, store, source, live, cam, profile, players, options)
+        finally:
+            store.close()
+    finally:
         sock.close()
-        raise
+
+
+def _serve(args, sock, store, source, live, cam, profile, players, options) -> int:
+    """Run the match and its web server until the source ends (``--exit-when-done``) or
+    Ctrl-C; the caller closes ``store`` and ``sock``."""
+    from luza.app.live_runner import LiveRunner
+    from luza.vision.pipeline import VisionPipeline
+    from luza.vision.sources import open_source
+
     token = args.token or secrets.token_urlsafe(12)
 
     import uvicorn
@@ -178,8 +188,8 @@ def cmd_live(args: argparse.Namespace) -> int:
         server.run(sockets=[sock])
     finally:
         runner.stop()
-        runner.join(timeout=5.0)
-        store.close()
+        if runner.ident is not None:  # Ctrl-C may come before the server started it
+            runner.join(timeout=5.0)
     if isinstance(runner.error, LuzaError):
         raise runner.error
     if runner.error is not None:  # a bug, said in one line (the page said it too)

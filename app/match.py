@@ -63,6 +63,7 @@ class VideoRun:
     source: str = ""
     track_s: float = 0.0  # wall time of the tracking pass
     stats: dict[str, Any] = field(default_factory=dict)  # the pipeline's counters
+    notes: list[str] = field(default_factory=list)  # what a user should know (a short read)
 
     @property
     def table(self) -> str:
@@ -100,7 +101,12 @@ def camera_for(
         profile = load_profile(table or DEFAULT_TABLE[game])
         cal = calibrate(first_images, profile)
         return cal.camera, profile, cal
-    cam, profile = load_camera(spec, table, game, None)
+    if Path(spec).exists() and not Path(spec).is_file():
+        raise MatchError(f"--calibration {spec} is not a file (give a calibration JSON or 'auto')")
+    try:
+        cam, profile = load_camera(spec, table, game, None)
+    except OSError as e:  # unreadable (the missing file is the loader's own message)
+        raise MatchError(f"cannot read the calibration {spec}: {e.strerror or e}") from None
     cal = _calibration_file(spec)
     return cam, profile, cal
 
@@ -158,6 +164,12 @@ def track_video(
         if not observed:
             raise MatchError(f"{source}: no frame could be read")
         events = extract_events(observed, profile, game)
+        notes = []
+        if src.frame_count and not max_frames and n < int(src.frame_count) - 1:
+            notes.append(
+                f"{source}: only {n} of its {int(src.frame_count)} frames could be read "
+                "(a truncated or damaged file?); the match is scored up to there"
+            )
         return VideoRun(
             events=events,
             frames=observed,
@@ -171,6 +183,7 @@ def track_video(
             source=str(source),
             track_s=track_s,
             stats=dict(pipe.stats),
+            notes=notes,
         )
     finally:
         src.close()
