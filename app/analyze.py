@@ -41,7 +41,14 @@ from luza.vision.cli import DEFAULT_TABLE
 from luza.vision.sources import STREAM_PREFIXES
 
 from . import scoresheet, stats
-from .common import atomic_file, open_store, parse_players, remove_file, writable_dir
+from .common import (
+    atomic_file,
+    open_store,
+    parse_players,
+    part_path,
+    remove_file,
+    writable_dir,
+)
 from .match import MatchError, check_game, read_input_items, score_run, start_note, track_video
 
 __all__ = ["FILES", "analyze_video", "operator_inputs", "parse_options", "parse_players"]
@@ -176,6 +183,7 @@ def _analyze(
     # annotated video next to new records would pass for this run's)
     for f in paths.values():
         remove_file(f)
+        remove_file(part_path(f))  # left by a run killed outright (SIGKILL, a lost worker)
 
     def put(key: str, write: Callable[[Path], object]) -> None:
         """Write one output whole or not at all (an interrupted run leaves no torn file)."""

@@ -25,69 +25,26 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from app_helpers import CLIPS, stroke_summary, true_camera, unmatched_contacts  # noqa: E402
 
 from luza.app.live_runner import IncrementalEvents  # noqa: E402
-from luza.app.match import camera_for  # noqa: E402
 from luza.rules.engine import Item  # noqa: E402
 from luza.rules.record import score_items  # noqa: E402
 from luza.vision.events import extract_events, frames_from_tracker  # noqa: E402
 from luza.vision.pipeline import VisionPipeline  # noqa: E402
 from luza.vision.sources import open_source  # noqa: E402
 
-CLIPS = Path(__file__).resolve().parents[1] / "samples" / "clips"
-
-
-def summary(events) -> list[tuple]:
-    out, cur = [], None
-    for e in events:
-        if e.type == "shot_start" and cur is None:
-            cur = [e["cue_ball"], round(e.t, 1), None, []]
-        elif (
-            cur is not None
-            and e.type == "collision"
-            and cur[2] is None
-            and cur[0]
-            in (
-                e["a"],
-                e["b"],
-            )
-        ):
-            cur[2] = e["b"] if e["a"] == cur[0] else e["a"]
-        elif cur is not None and e.type == "pocket":
-            cur[3].append((e["ball"], e["pocket"]))
-        elif e.type == "shot_end" and cur is not None:
-            out.append(("shot", cur[0], cur[1], cur[2], tuple(cur[3])))
-            cur = None
-        elif e.type in ("ball_placed", "ball_removed"):
-            out.append((e.type, e["ball"], round(e.t, 1)))
-    return out
-
-
-def contacts(events) -> list[tuple]:
-    out = []
-    for e in events:
-        if e.type == "collision":
-            out.append((("collision", *sorted((e["a"], e["b"]))), e.t))
-        elif e.type == "cushion":
-            out.append((("cushion", e["ball"], e["cushion"]), e.t))
-    return out
-
 
 def same_contacts(a, b, tol_s: float = 0.05) -> bool:
     """Every contact of one stream has one of the same kind within ``tol_s`` in the other."""
-    left = contacts(b)
-    for key, t in contacts(a):
-        k = next((i for i, (kb, tb) in enumerate(left) if kb == key and abs(tb - t) <= tol_s), None)
-        if k is None:
-            return False
-        left.pop(k)
-    return not left
+    return not unmatched_contacts(a, b, tol_s) and not unmatched_contacts(b, a, tol_s)
 
 
 def bench(clip: Path) -> dict:
-    truth = clip.with_suffix("").with_suffix(".truth.json")
-    game = json.loads(truth.read_text())["game"]
-    cam, profile, _ = camera_for(str(truth), game, None, [])
+    game = json.loads(clip.with_suffix("").with_suffix(".truth.json").read_text())["game"]
+    cam, profile = true_camera(clip, game)
     pipe = VisionPipeline(cam, profile, game)
     obs = []
     with open_source(clip) as src:
@@ -117,9 +74,9 @@ def bench(clip: Path) -> dict:
         "realtime_x": len(obs) / track_s / fps,
         "cuts": len(cut_ms),
         "cut_ms_max": max(cut_ms, default=0.0),
-        "same_strokes": summary(got) == summary(whole),
+        "same_strokes": stroke_summary(got) == stroke_summary(whole),
         "same_contacts": same_contacts(got, whole),
-        "strokes": sum(1 for s in summary(whole) if s[0] == "shot"),
+        "strokes": sum(1 for s in stroke_summary(whole) if s[0] == "shot"),
         "delay_s": max(delays, default=float("nan")),
         "score_ms": score_ms,
     }

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from app_helpers import db_count
 
 from luza.app import records
 from luza.app.common import OutputError, atomic_file, part_path
@@ -90,18 +91,6 @@ def resolve(bad: dict[str, Path], a: str, tmp_path: Path) -> str:
     if head not in bad:
         return a
     return str(bad[head] / rest) if rest else str(bad[head])
-
-
-def count(db: Path, sql: str) -> int:
-    """A read-only look into a database another process is writing (0 while it cannot)."""
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1.0)
-        try:
-            return int(con.execute(sql).fetchone()[0])
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
 
 
 @contextlib.contextmanager
@@ -378,7 +367,7 @@ def test_ctrl_c_stops_live_cleanly_and_the_match_can_be_taken_up(tmp_path):
     db = tmp_path / "live.sqlite"
     argv = ["live", "--source", CLIP, "--game", GAME, "--calibration", TRUTH, "--db", db]
     argv += ["--port", "0", "--token", "t"]
-    r = _interrupt(argv, lambda: count(db, "SELECT COUNT(*) FROM matches") > 0)
+    r = _interrupt(argv, lambda: db_count(db, "SELECT COUNT(*) FROM matches") > 0)
     assert r.returncode == 130 and r.stderr.strip().endswith("luza live: interrupted")
     assert "Traceback" not in r.stderr
     with MatchStore(db) as st:

@@ -6,51 +6,23 @@ so every input is judged against a real game state.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from app_helpers import camera_runner, example_events
 from fastapi.testclient import TestClient
 
-from luza.app.live_runner import LiveRunner
 from luza.app.live_server import Hub, create_app
 from luza.app.records import MatchStore
-from luza.calibration.profiles import load_profile
 from luza.errors import LuzaError
-from luza.events import read_jsonl
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "rules" / "examples" / "five_ball_game.jsonl"
 TOKEN = "s3cret-token"
-
-
-def _first_strokes(n_shots: int):
-    """The example's events up to and including its n-th shot_end."""
-    out, ends = [], 0
-    for e in read_jsonl(EXAMPLE):
-        out.append(e)
-        if e.type == "shot_end":
-            ends += 1
-            if ends == n_shots:
-                break
-    return out
 
 
 @pytest.fixture()
 def live(tmp_path):
     store = MatchStore(tmp_path / "m.sqlite")
-    events = _first_strokes(1)
-    mid = store.start_match("five-ball", "pyramid-12ft", {}, {}, source="cam-test")
-    store.append(mid, events, [], resume_t=events[-1].t)
     hub = Hub()
-    runner = LiveRunner(
-        source="cam-test",
-        open_frames=lambda: [],
-        live=True,
-        make_pipeline=lambda: None,
-        profile=load_profile("pyramid-12ft"),
-        game="five-ball",
-        store=store,
-        on_state=hub.publish,
-    )
+    first = example_events("five_ball_game", 1)
+    runner = camera_runner(store, "five-ball", first, on_state=hub.publish)
     hub.state = runner.state()
     app = create_app(hub, TOKEN, runner.submit_input)
     with TestClient(app) as client:
@@ -170,23 +142,12 @@ def test_websocket_sends_the_state_on_connect_and_on_publish(live):
 
 def test_a_won_game_finishes_the_match_and_refuses_more_inputs(tmp_path):
     """The Free Pyramid example taken up before its last stroke; the stroke arrives as a cut."""
-    fp = EXAMPLE.with_name("free_pyramid_game.jsonl")
-    events = read_jsonl(fp)
+    events = example_events("free_pyramid_game")
     last_start = max(i for i, e in enumerate(events) if e.type == "shot_start")
     store = MatchStore(tmp_path / "m.sqlite")
-    mid = store.start_match("free-pyramid", "pyramid-12ft", {}, {}, source="cam-fp")
-    store.append(mid, events[:last_start], [], resume_t=events[last_start - 1].t)
     states: list[dict] = []
-    runner = LiveRunner(
-        source="cam-fp",
-        open_frames=lambda: [],
-        live=True,
-        make_pipeline=lambda: None,
-        profile=load_profile("pyramid-12ft"),
-        game="free-pyramid",
-        store=store,
-        on_state=states.append,
-    )
+    runner = camera_runner(store, "free-pyramid", events[:last_start], "cam-fp", states.append)
+    mid = runner.match_id
     assert runner.resumed and not runner.finished
     runner._take(events[last_start:])
     s = states[-1]
@@ -200,19 +161,10 @@ def test_a_won_game_finishes_the_match_and_refuses_more_inputs(tmp_path):
 
 
 def test_an_input_before_the_camera_saw_the_table_waits_for_it(tmp_path):
-    fp = EXAMPLE.with_name("free_pyramid_game.jsonl")
-    events = [e for e in read_jsonl(fp) if e.type != "players"]
+    events = [e for e in example_events("free_pyramid_game") if e.type != "players"]
     first_end = next(i for i, e in enumerate(events) if e.type == "shot_end")
     store = MatchStore(tmp_path / "m.sqlite")
-    runner = LiveRunner(
-        source="cam-new",
-        open_frames=lambda: [],
-        live=True,
-        make_pipeline=lambda: None,
-        profile=load_profile("pyramid-12ft"),
-        game="free-pyramid",
-        store=store,
-    )
+    runner = camera_runner(store, "free-pyramid", source="cam-new")
     assert not runner.resumed and runner.items == []
     got = runner.submit_input({"type": "players", "names": ["Ann", "Bob"]})
     assert got["type"] == "players"

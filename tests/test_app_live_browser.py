@@ -12,23 +12,24 @@ import importlib.util
 import os
 import re
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
+from app_helpers import (
+    CLIPS,
+    camera_runner,
+    example_events,
+    live_cmd,
+    score_events,
+    track_clip,
+    true_camera,
+)
 
-from luza.app.match import camera_for
-from luza.rules.engine import Item
-from luza.rules.record import score_items
-from luza.vision.events import extract_events, frames_from_tracker
-from luza.vision.pipeline import VisionPipeline
-from luza.vision.sources import open_source
+from luza.vision.events import extract_events
 
 CHROMIUM = Path("/usr/bin/chromium")
-CLIPS = Path(__file__).resolve().parents[1] / "samples" / "clips"
 CLIP = CLIPS / "fb-kaisa-middle_s0_720p30.mp4"
-TRUTH = CLIPS / "fb-kaisa-middle_s0_720p30.truth.json"
 GAME = "five-ball"
 
 pytestmark = pytest.mark.skipif(
@@ -39,37 +40,14 @@ pytestmark = pytest.mark.skipif(
 
 def _expected_score() -> list[int]:
     """The whole clip tracked and scored at once (points in playing order)."""
-    cam, profile, _ = camera_for(str(TRUTH), GAME, None, [])
-    pipe = VisionPipeline(cam, profile, GAME)
-    with open_source(CLIP) as src:
-        obs = [frames_from_tracker([pipe.process(fr).tracked])[0] for fr in src]
-    events = extract_events(obs, profile, GAME)
-    scored = score_items([Item(e, f"w:{i}") for i, e in enumerate(events)], GAME)
-    return list(scored.final["score"].values())
+    _cam, profile = true_camera(CLIP, GAME)
+    events = extract_events(track_clip(CLIP, GAME)[0], profile, GAME)
+    return list(score_events(events, GAME).final["score"].values())
 
 
 @pytest.fixture()
 def server(tmp_path):
-    cmd = [
-        sys.executable,
-        "-m",
-        "luza.cli",
-        "live",
-        "--source",
-        str(CLIP),
-        "--game",
-        GAME,
-        "--calibration",
-        str(TRUTH),
-        "--db",
-        str(tmp_path / "m.sqlite"),
-        "--port",
-        "0",
-        "--players",
-        "Ann,Bob",
-        "--speed",
-        "1",
-    ]
+    cmd = live_cmd(CLIP, tmp_path / "m.sqlite", "--players", "Ann,Bob", "--speed", "1")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = None
@@ -158,32 +136,14 @@ def operator_server(tmp_path):
 
     import uvicorn
 
-    from luza.app.live_runner import LiveRunner
     from luza.app.live_server import Hub, create_app
     from luza.app.records import MatchStore
-    from luza.calibration.profiles import load_profile
-    from luza.events import read_jsonl
 
-    example = Path(__file__).resolve().parents[1] / "rules" / "examples" / "five_ball_game.jsonl"
-    events = []
-    for e in read_jsonl(example):
-        events.append(e)
-        if e.type == "shot_end":
-            break
     store = MatchStore(tmp_path / "m.sqlite")
-    mid = store.start_match(GAME, "pyramid-12ft", {}, {}, source="cam-op")
-    store.append(mid, events, [], resume_t=events[-1].t)
     hub = Hub()
-    runner = LiveRunner(
-        source="cam-op",
-        open_frames=lambda: [],
-        live=True,
-        make_pipeline=lambda: None,
-        profile=load_profile("pyramid-12ft"),
-        game=GAME,
-        store=store,
-        on_state=hub.publish,
-    )
+    first = example_events("five_ball_game", 1)
+    runner = camera_runner(store, GAME, first, source="cam-op", on_state=hub.publish)
+    mid = runner.match_id
     hub.state = runner.state()
     app = create_app(hub, "op-token", runner.submit_input)
     sock = socket.socket()

@@ -10,75 +10,30 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from luza.app.live_runner import LiveRunner
-from luza.app.match import camera_for
-from luza.app.records import MatchStore
-from luza.vision.pipeline import VisionPipeline
-from luza.vision.sources import open_source
+from app_helpers import CLIPS, clip_runner, db_count, live_cmd
 
-CLIPS = Path(__file__).resolve().parents[1] / "samples" / "clips"
+from luza.app.records import MatchStore
+
 CLIP = CLIPS / "fp-penalty_s0_720p30.mp4"
-TRUTH = CLIPS / "fp-penalty_s0_720p30.truth.json"
-GAME = "free-pyramid"
 
 
 def _cmd(db: Path) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "luza.cli",
-        "live",
-        "--source",
-        str(CLIP),
-        "--game",
-        GAME,
-        "--calibration",
-        str(TRUTH),
-        "--db",
-        str(db),
-        "--port",
-        "0",
-        "--token",
-        "t",
-        "--players",
-        "Ann,Bob",
-        "--speed",
-        "2",  # the penalty ball is taken >= 0.8 s after the stroke is stored: time to kill
-        "--exit-when-done",
-    ]
+    # --speed 2: the penalty ball is taken >= 0.8 s after the stroke is stored: time to kill
+    args = ("--token", "t", "--players", "Ann,Bob", "--speed", "2", "--exit-when-done")
+    return live_cmd(CLIP, db, *args)
 
 
 def _shots(db: Path) -> int:
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1.0)
-        try:
-            return int(con.execute("SELECT COUNT(*) FROM shots").fetchone()[0])
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
+    return db_count(db, "SELECT COUNT(*) FROM shots")
 
 
 def _uninterrupted(tmp_path: Path):
-    cam, profile, _ = camera_for(str(TRUTH), GAME, None, [])
     store = MatchStore(tmp_path / "ref.sqlite")
-    r = LiveRunner(
-        source=str(CLIP),
-        open_frames=lambda: open_source(CLIP),
-        live=False,
-        make_pipeline=lambda: VisionPipeline(cam, profile, GAME),
-        profile=profile,
-        game=GAME,
-        store=store,
-        players=["Ann", "Bob"],
-        speed=0,
-    )
+    r = clip_runner(store, CLIP, players=["Ann", "Bob"])
     r.start()
     r.join(timeout=120)
     assert r.error is None

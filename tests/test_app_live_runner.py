@@ -8,82 +8,37 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import pytest
+from app_helpers import (
+    CLIPS,
+    clip_runner,
+    score_events,
+    stroke_summary,
+    track_clip,
+    true_camera,
+    unmatched_contacts,
+)
 
-from luza.app.live_runner import IncrementalEvents, LiveRunner, reseed_ids
-from luza.app.match import camera_for
+from luza.app.live_runner import IncrementalEvents, reseed_ids
 from luza.app.records import MatchStore
 from luza.events import Event
-from luza.rules.engine import Item
-from luza.rules.record import score_items
-from luza.vision.events import extract_events, frames_from_tracker
+from luza.vision.events import extract_events
 from luza.vision.pipeline import VisionPipeline
 from luza.vision.sources import SourceError, open_source
 
-CLIPS = Path(__file__).resolve().parents[1] / "samples" / "clips"
 CLIP = CLIPS / "fb-kaisa-middle_s0_720p30.mp4"  # one stroke: the kaisa into a middle pocket
-TRUTH = CLIP.with_suffix("").with_suffix(".truth.json")
-GAME = json.loads(TRUTH.read_text())["game"]
+GAME = "five-ball"
 
 
 @pytest.fixture(scope="module")
 def setup():
-    cam, profile, _ = camera_for(str(TRUTH), GAME, None, [])
-    return cam, profile
+    return true_camera(CLIP, GAME)
 
 
 @pytest.fixture(scope="module")
-def observed(setup):
-    cam, profile = setup
-    pipe = VisionPipeline(cam, profile, GAME)
-    with open_source(CLIP) as src:
-        return [frames_from_tracker([pipe.process(fr).tracked])[0] for fr in src]
-
-
-def summary(events: list[Event]) -> list[tuple]:
-    """Strokes (cue ball, first ball touched, pots) and hand events, with times to 0.1 s."""
-    out: list[tuple] = []
-    cur = None
-    for e in events:
-        if e.type == "shot_start":
-            cur = {"cue": e["cue_ball"], "t": round(e.t, 1), "first": None, "pots": []}
-        elif cur is not None and e.type == "collision" and cur["first"] is None:
-            if cur["cue"] in (e["a"], e["b"]):
-                cur["first"] = e["b"] if e["a"] == cur["cue"] else e["a"]
-        elif cur is not None and e.type == "pocket":
-            cur["pots"].append((e["ball"], e["pocket"]))
-        elif e.type == "shot_end" and cur is not None:
-            out.append(("shot", cur["cue"], cur["t"], cur["first"], tuple(cur["pots"])))
-            cur = None
-        elif e.type in ("ball_placed", "ball_removed"):
-            out.append((e.type, e["ball"], round(e.t, 1)))
-    return out
-
-
-def _keyed(events: list[Event]) -> list[tuple[tuple, float]]:
-    """Contacts as ((type, balls / cushion), t)."""
-    out = []
-    for e in events:
-        if e.type == "collision":
-            out.append((("collision", *sorted((e["a"], e["b"]))), e.t))
-        elif e.type == "cushion":
-            out.append((("cushion", e["ball"], e["cushion"]), e.t))
-    return out
-
-
-def _unmatched(a: list[Event], b: list[Event], tol_s: float = 0.05) -> list:
-    """Contacts of ``a`` with no contact of ``b`` of the same kind within ``tol_s`` (1:1)."""
-    left = _keyed(b)
-    missing = []
-    for key, t in _keyed(a):
-        k = next((i for i, (kb, tb) in enumerate(left) if kb == key and abs(tb - t) <= tol_s), None)
-        if k is None:
-            missing.append((key, t))
-        else:
-            left.pop(k)
-    return missing
+def observed():
+    return track_clip(CLIP, GAME)[0]
 
 
 def test_incremental_events_equal_the_whole_clip(setup, observed):
@@ -101,33 +56,22 @@ def test_incremental_events_equal_the_whole_clip(setup, observed):
     assert len(cuts) >= 2  # the opening table, then the stroke once the table is at rest
     assert [e.type for e in got].count("table_state") == 1 and got[0].type == "table_state"
     assert got[0]["positions"] == whole[0]["positions"]
-    assert summary(got) == summary(whole)
-    assert any(s[0] == "shot" and s[4] for s in summary(whole))  # the clip has a pot
+    assert stroke_summary(got) == stroke_summary(whole)
+    assert any(s[0] == "shot" and s[4] for s in stroke_summary(whole))  # the clip has a pot
     # every contact found on the whole clip is found incrementally, at the same time (a
     # window's path fit may move it by a frame's fraction)
-    assert _unmatched(whole, got) == [] and _unmatched(got, whole) == []
+    assert unmatched_contacts(whole, got) == [] and unmatched_contacts(got, whole) == []
     # times never go backwards, and a cut never lands inside a stroke
     assert all(a.t <= b.t for a, b in zip(got, got[1:], strict=False))
     for t in cuts:
-        strokes = [s for s in summary(whole) if s[0] == "shot"]
+        strokes = [s for s in stroke_summary(whole) if s[0] == "shot"]
         assert all(not (s[2] < t < s[2] + 1.0) for s in strokes)
 
 
-def _runner(setup, store, source, open_frames, live, **kw):
-    cam, profile = setup
+def _runner(store, source, open_frames, live):
     states: list[dict] = []
-    r = LiveRunner(
-        source=source,
-        open_frames=open_frames,
-        live=live,
-        make_pipeline=lambda: VisionPipeline(cam, profile, GAME),
-        profile=profile,
-        game=GAME,
-        store=store,
-        players=["Ann", "Bob"],
-        speed=0,
-        on_state=states.append,
-        **kw,
+    r = clip_runner(
+        store, CLIP, source, open_frames, live, ["Ann", "Bob"], GAME, on_state=states.append
     )
     return r, states
 
@@ -135,13 +79,13 @@ def _runner(setup, store, source, open_frames, live, **kw):
 def test_runner_scores_stores_and_finishes_a_file(setup, observed, tmp_path):
     _cam, profile = setup
     store = MatchStore(tmp_path / "m.sqlite")
-    r, states = _runner(setup, store, str(CLIP), lambda: open_source(CLIP), live=False)
+    r, states = _runner(store, str(CLIP), lambda: open_source(CLIP), live=False)
     r.start()
     r.join(timeout=120)
     assert not r.is_alive() and r.error is None
     # the same score as the whole clip's events scored at once
     whole = extract_events(observed, profile, GAME)
-    want = score_items([Item(e, f"w:{i}") for i, e in enumerate(whole)], GAME)
+    want = score_events(whole, GAME)
     final = states[-1]
     assert final["finished"] and final["camera"]["status"] == "ended"
     assert list(final["score"].values()) == list(want.final["score"].values())
@@ -187,7 +131,7 @@ def test_camera_dropout_reconnects_and_carries_on(setup, observed, tmp_path, mon
         return gen()
 
     store = MatchStore(tmp_path / "m.sqlite")
-    r, states = _runner(setup, store, "0", open_frames, live=True)
+    r, states = _runner(store, "0", open_frames, live=True)
     r.start()
     r.join(timeout=120)
     assert not r.is_alive() and r.error is None
@@ -195,7 +139,7 @@ def test_camera_dropout_reconnects_and_carries_on(setup, observed, tmp_path, mon
     assert lost and "reconnecting" in lost[0]["camera"]["message"]
     assert any(s["camera"]["status"] == "ok" for s in states[states.index(lost[0]) :])
     whole = extract_events(observed, profile, GAME)
-    want = score_items([Item(e, f"w:{i}") for i, e in enumerate(whole)], GAME)
+    want = score_events(whole, GAME)
     items, _rulings, _ = store.match_state(r.match_id)
     assert store.list_matches()[0].id == r.match_id and len(store.list_matches()) == 1
     got = r.state()
