@@ -187,7 +187,7 @@ class VisionPipeline:
                     det.cls_prob,
                     det.classes,
                 )
-        if not full or self.tracker.started:
+        if full or n_boxes:  # else: the last frame's detections, vetted then
             det = self._plausible(img, det)
         self._last = det
         out = self.tracker.update(det)
