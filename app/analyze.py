@@ -42,6 +42,7 @@ from luza.vision.sources import STREAM_PREFIXES
 
 from . import scoresheet, stats
 from .common import (
+    add_db_argument,
     atomic_file,
     open_store,
     parse_players,
@@ -330,11 +331,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--inputs", metavar="OPERATOR.jsonl", help="operator inputs, merged by time")
     p.add_argument("--players", metavar="'Ann,Bob'", help="the two players, breaker first")
-    p.add_argument(
-        "--db",
-        metavar="PATH",
-        help="match database (default: $LUZA_DB, else ~/.luza/matches.sqlite)",
-    )
+    add_db_argument(p)
     p.add_argument("--no-db", action="store_true", help="do not store the match in a database")
     p.add_argument("--no-video", action="store_true", help="skip the annotated video")
     p.add_argument(

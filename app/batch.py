@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from luza.app.common import open_store, resolve_db, writable_dir
+from luza.app.common import add_db_argument, open_store, resolve_db, writable_dir
 from luza.errors import LuzaError
 from luza.events import GAMES
 
@@ -538,13 +538,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="operator inputs (JSON lines): one file for every video, or a template such as "
         "'{dir}/{stem}.inputs.jsonl' (a video without that file has none)",
     )
-    p.add_argument(
-        "--db",
-        metavar="PATH",
-        default=None,
-        help="match database for the records (default: $LUZA_DB, else ~/.luza/matches.sqlite; "
-        "see `luza matches`)",
-    )
+    add_db_argument(p)
     p.add_argument("--no-db", action="store_true", help="do not store the match records")
     p.add_argument("--no-video", action="store_true", help="skip the annotated videos")
     p.set_defaults(func=cmd_batch)

@@ -7,6 +7,7 @@ same as ``luza score``).
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 from collections.abc import Iterator
@@ -37,6 +38,15 @@ def parse_players(players: str | list[str] | None) -> list[str] | None:
             f'--players needs two different names, e.g. "Ann,Bob" (got {players!r})'
         )
     return list(names)
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db PATH``, the same in every command that uses the match database."""
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help="match database (default: $LUZA_DB, else ~/.luza/matches.sqlite)",
+    )
 
 
 def resolve_db(db: str | Path | None) -> Path:

@@ -21,6 +21,7 @@ import socket
 import sys
 import threading
 
+from luza.app.common import add_db_argument
 from luza.errors import LuzaError
 from luza.events import GAMES
 
@@ -48,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
     p.add_argument("--token", help="operator token (default: a new one, printed once)")
-    p.add_argument("--db", help="match database (default: $LUZA_DB or ~/.luza/matches.sqlite)")
+    add_db_argument(p)
     p.add_argument(
         "--speed", type=float, default=1.0, help="replay speed of a video file (1 = real time)"
     )

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from luza.app.common import open_store
+from luza.app.common import add_db_argument, open_store
 from luza.app.records import MatchInfo, MatchStore, RecordsError
 
 
@@ -154,14 +154,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _db_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--db",
-        metavar="PATH",
-        help="match database (default: $LUZA_DB, else ~/.luza/matches.sqlite)",
-    )
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "matches",
@@ -169,7 +161,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="List every stored match: id, date, game, players, score, winner, shots, "
         "status (open = a live match still being played or interrupted).",
     )
-    _db_arg(p)
+    add_db_argument(p)
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.set_defaults(func=cmd_matches)
 
@@ -180,7 +172,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "prints them) and the final line.",
     )
     s.add_argument("match", help="match number (see `luza matches`)")
-    _db_arg(s)
+    add_db_argument(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(func=cmd_show)
 
@@ -192,7 +184,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     e.add_argument("match", help="match number (see `luza matches`)")
     e.add_argument("-o", "--output", required=True, metavar="FILE.jsonl", help="'-' = stdout")
-    _db_arg(e)
+    add_db_argument(e)
     e.set_defaults(func=cmd_export)
 
     i = sub.add_parser(
@@ -202,5 +194,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         "`luza export`), replay it to check its rulings, and store it as a new match.",
     )
     i.add_argument("record", help="match record (JSON lines)")
-    _db_arg(i)
+    add_db_argument(i)
     i.set_defaults(func=cmd_import)
