@@ -97,7 +97,7 @@ COLLISION_DV_COS = 0.5  # a contact's velocity change points away from the other
 CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: one cluster
 CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
 CLUSTER_MIN_DV_MM_S = 60.0  # an impulse (as a velocity change) that counts as a contact
-CLUSTER_MIN_FRACTION = 0.08  # ... or this fraction of the cluster's largest
+CLUSTER_MIN_FRACTION = 0.02  # ... or this fraction of the cluster's largest
 HAND_FRAMES = 3  # a ball must be seen at rest this many frames to be placed
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
 
