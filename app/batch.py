@@ -29,6 +29,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -308,7 +309,7 @@ def _connect(scheduler: str | None, workers: int, n_jobs: int, timeout_s: float)
             ) from None
         return client, None
     n = max(1, min(workers, n_jobs))
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _workers_ignore_ctrl_c():
         # its HTTP routes move off a busy port 8787 by themselves: nothing for a user to do
         warnings.filterwarnings("ignore", message="Port .* is already in use")
         cluster = LocalCluster(
@@ -321,6 +322,22 @@ def _connect(scheduler: str | None, workers: int, n_jobs: int, timeout_s: float)
             silence_logs=logging.CRITICAL,  # jobs report their own errors; a stop is no error
         )
     return Client(cluster), cluster
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c():
+    """Start worker processes with SIGINT ignored (they inherit it): a terminal's Ctrl-C
+    reaches the whole process group, and only this process should act on it (it closes the
+    cluster); else every worker prints its own KeyboardInterrupt traceback.  Ctrl-C while
+    the workers start is ignored too (a few seconds)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers belong to the main thread
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def run_batch(

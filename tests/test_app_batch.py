@@ -189,12 +189,21 @@ def test_interrupted_batch_resumes_without_redoing(tmp_path: Path):
     cmd = [sys.executable, "-m", "luza.cli", "batch", str(d), "-o", str(out)]
     cmd += ["--game", "free-pyramid", "--workers", "2", "--calibration", TRUTH]
     cmd += ["--no-video", "--db", str(db)]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 300
         while len(_done(out)) < 2 and p.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
-        p.send_signal(signal.SIGTERM)
+        # Ctrl-C on a terminal: SIGINT to the whole group, the Dask workers too (they must
+        # leave the stop to the batch, without a traceback each)
+        os.killpg(p.pid, signal.SIGINT)
         _, err = p.communicate(timeout=120)
     finally:
         if p.poll() is None:
