@@ -42,6 +42,7 @@ from luza.vision.sources import STREAM_PREFIXES
 
 from . import scoresheet, stats
 from .common import (
+    ArgumentError,
     add_db_argument,
     atomic_file,
     open_store,
@@ -286,6 +287,8 @@ def summary_line(s: dict[str, Any]) -> str:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    if args.max_frames < 0:
+        raise ArgumentError(f"--max-frames wants 0 (all) or more, got {args.max_frames}")
     s = analyze_video(
         args.video,
         args.out,

@@ -123,6 +123,7 @@ def analyze(out: Path, *extra, video=CLIP, cal=TRUTH) -> list:
         (None, ("--db", "truncated_db"), "is not a luza match database"),
         (None, ("--db", "a_file/m.sqlite"), "a_file"),
         (None, ("--players", "Ann"), "--players needs two different names"),
+        (None, ("--max-frames", "-5"), "--max-frames wants 0 (all) or more"),
         (None, ("--option", "target_points"), "--option wants KEY=VALUE"),
         (None, ("--table", "no-such-table"), "unknown table profile 'no-such-table'"),
         (None, ("--inputs", "garbled_cal"), "garbled.json:1: not valid JSON"),
