@@ -48,6 +48,7 @@ from .common import (
     open_store,
     parse_players,
     part_path,
+    quiet_video_logs,
     remove_file,
     writable_dir,
 )
@@ -287,6 +288,7 @@ def summary_line(s: dict[str, Any]) -> str:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    quiet_video_logs()
     if args.max_frames < 0:
         raise ArgumentError(f"--max-frames wants 0 (all) or more, got {args.max_frames}")
     s = analyze_video(

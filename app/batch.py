@@ -37,7 +37,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from luza.app.common import add_db_argument, open_store, resolve_db, writable_dir
+from luza.app.common import (
+    add_db_argument,
+    open_store,
+    quiet_video_logs,
+    resolve_db,
+    writable_dir,
+)
 from luza.errors import LuzaError
 from luza.events import GAMES
 
@@ -487,6 +493,7 @@ def summary_text(outcomes: list[Outcome]) -> str:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    quiet_video_logs()
     if args.workers is not None and args.workers < 1:
         raise BatchError(f"--workers wants a positive number, got {args.workers}")
     # `kill` (SIGTERM) stops like Ctrl-C: the cluster is closed, done.json files stay

@@ -49,6 +49,18 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def quiet_video_logs() -> None:
+    """Leave FFmpeg's and OpenCV's own log lines unsaid (``moov atom not found``, a camera
+    backend's warnings): the command says what went wrong in one line of its own.  Set in
+    the environment, so batch workers started later inherit it; a user who wants those
+    lines sets ``OPENCV_FFMPEG_LOGLEVEL`` / ``OPENCV_LOG_LEVEL`` and they are left alone."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
+    if os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR") == "ERROR":
+        import cv2
+
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
 def resolve_db(db: str | Path | None) -> Path:
     """``--db`` if given, else ``$LUZA_DB``, else ``~/.luza/matches.sqlite``."""
     if db:

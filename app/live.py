@@ -71,12 +71,13 @@ def is_live_source(spec: str) -> bool:
 def cmd_live(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from luza.app.common import open_store, parse_players
+    from luza.app.common import open_store, parse_players, quiet_video_logs
     from luza.app.match import camera_for
     from luza.rules.cli import parse_options
     from luza.rules.engine import load_game
     from luza.vision.sources import open_source
 
+    quiet_video_logs()
     players = parse_players(args.players) or []
     options = parse_options(args.option)
     if args.speed < 0:

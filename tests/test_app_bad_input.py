@@ -374,3 +374,25 @@ def test_ctrl_c_stops_live_cleanly_and_the_match_can_be_taken_up(tmp_path):
     with MatchStore(db) as st:
         (m,) = st.list_matches()
     assert m.status == "open"  # not closed as if finished: a restart takes it up
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "{random}", "--game", GAME, "-o", "{tmp}/out", "--no-db"],
+        ["live", "--source", "7", "--game", GAME, "--db", "{tmp}/m.sqlite", "--port", "0"],
+    ],
+    ids=["corrupt-video", "absent-camera"],
+)
+def test_the_whole_of_stderr_is_one_line(tmp_path, argv):
+    """FFmpeg's and OpenCV's own log lines do not come before the message."""
+    random_mp4 = tmp_path / "random.mp4"
+    random_mp4.write_bytes(os.urandom(50_000))
+    argv = [a.replace("{random}", str(random_mp4)).replace("{tmp}", str(tmp_path)) for a in argv]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCV_")}
+    r = subprocess.run(
+        [sys.executable, "-m", "luza.cli", *argv],
+        capture_output=True, text=True, timeout=60, env={**env, "LUZA_DB": str(tmp_path / "d")},
+    )  # fmt: skip
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"luza {argv[0]}: error: cannot open") and r.stderr.count("\n") == 1
