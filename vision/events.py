@@ -70,6 +70,8 @@ JAW_POT_WINDOW_S = 0.15  # a pocketed ball's jaw contact is looked for this long
 JAW_POT_TOL_MM = 3.0  # ... where its samples pass within a radius + this of the jaw
 JAW_POT_MIN_COS = 0.2  # ... heading into the jaw at 12 degrees or more (not along it)
 STRIKE_BEFORE_REST_S = 0.2
+MUTUAL_BEND_FRAMES = 1.5  # two balls bending this close in time where their paths meet ...
+MUTUAL_BEND_TOL_MM = 4.0  # ... within two radii + this: they collided
 STILL_AFTER_FRAMES = 3.0  # a ball seen at rest this many frames after a contact was not hit
 INCOMING_TOL_PER_MM_S = 0.002  # a striker's incoming path: + this per mm/s (20 mm at 10 m/s)
 INCOMING_SPAN_S = 0.25  # ... fitted over at most this long
@@ -598,7 +600,48 @@ class EventExtractor:
                 out.append(bwd)
             else:
                 out.insert(0, bwd)
+        if not out:
+            mutual = self._mutual_bend(ball, p, q, dvec)
+            if mutual is not None:
+                out.append(mutual)
         return out
+
+    def _mutual_bend(self, ball: str, p: Piece, q: Piece, dvec: np.ndarray):
+        """Two balls bending within ``MUTUAL_BEND_FRAMES`` of each other where their
+        incoming pieces meet (two radii, closing, each pushed away from the other):
+        a collision whose frame the piece breaks put on the wrong side of a sample
+        (a slow ball's bend fits either piece)."""
+        R = self.R
+        t_a, t_b = p.t1, q.t0
+        win = MUTUAL_BEND_FRAMES * self.dt
+        for other, bd in self.data.items():
+            if other == ball:
+                continue
+            for mv in bd.moves:
+                if mv.t_end < t_a - win or mv.t_start > t_b + win:
+                    continue
+                for po, qo in zip(mv.pieces, mv.pieces[1:], strict=False):
+                    if abs(po.t1 - t_a) > win and abs(qo.t0 - t_b) > win:
+                        continue
+                    if po.n < 2:
+                        continue
+                    lo, hi = min(t_a, po.t1) - 0.5 * self.dt, max(t_b, qo.t0) + 0.5 * self.dt
+                    for t in np.linspace(lo, hi, 60):
+                        c, co = p.at(float(t)), po.at(float(t))
+                        gap = float(np.linalg.norm(c - co)) - 2 * R
+                        if gap > MUTUAL_BEND_TOL_MM:
+                            continue
+                        n = (co - c) / max(float(np.linalg.norm(co - c)), 1e-9)
+                        closing = float(np.dot(p.vel(float(t)) - po.vel(float(t)), n)) > 0
+                        dvo = qo.vel(qo.t0) - po.vel(po.t1)
+                        away = float(np.dot(dvec, -n)) >= COLLISION_DV_COS * float(
+                            np.linalg.norm(dvec)
+                        ) and float(np.dot(dvo, n)) >= COLLISION_DV_COS * float(np.linalg.norm(dvo))
+                        if closing and away:
+                            mid = _r(0.5 * (c + co))
+                            return (float(t), "collision", {"a": ball, "b": other, "pos": mid}, 0.7)
+                        break
+        return None
 
     def _first_contact(self, ball: str, pc: Piece, tt: np.ndarray, before: bool = True):
         """First time along ``tt`` where ``pc`` touches a cushion nose or another ball."""
