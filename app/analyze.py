@@ -54,8 +54,6 @@ from .common import (
 )
 from .match import MatchError, check_game, read_input_items, score_run, start_note, track_video
 
-__all__ = ["FILES", "analyze_video", "operator_inputs", "parse_options", "parse_players"]
-
 FILES = {
     "events": "events.jsonl",
     "record": "record.jsonl",
