@@ -139,12 +139,13 @@ def analyze_video(
         load_game(game, profile, options)
     if inputs:
         read_input_items(inputs)
-    out = writable_dir(out_dir)  # a file in its place, no permission: said now
-    # summary.json marks a finished run: an earlier one's must not outlive a failed rerun
-    remove_file(out / FILES["summary"])
-    # the database first: a locked or damaged file is said before minutes of tracking
+    # the database: a locked or damaged file is said before minutes of tracking (and
+    # before an earlier run in DIR is touched)
     ms = open_store(db, write=True) if store else None
     try:
+        out = writable_dir(out_dir)  # a file in its place, no permission: said now
+        # summary.json marks a finished run: an earlier one's must not outlive a failed rerun
+        remove_file(out / FILES["summary"])
         return _analyze(
             video, out, game, calibration, table, inputs, names, ms, video_out, progress,
             max_frames, t_all, options,

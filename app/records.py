@@ -220,6 +220,14 @@ class MatchStore:
         self._lock = threading.RLock()
         if self.path.is_dir():
             raise RecordsError(f"the match database {self.path} is a folder, not a file")
+        for up in self.path.parents:
+            if up.exists():
+                if not up.is_dir():
+                    raise RecordsError(
+                        f"cannot create the match database {self.path}: {up} is a file, "
+                        "not a folder"
+                    )
+                break
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:

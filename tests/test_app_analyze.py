@@ -217,7 +217,9 @@ def test_bad_input_exits_2_with_a_message(args, words, tmp_path, capsys, monkeyp
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
     # refused before touching DIR: the earlier run stands; else it no longer looks finished
-    untouched = words in ("invalid choice", "two different names", "unknown option 'foo'")
+    untouched = words in (
+        "invalid choice", "two different names", "unknown option 'foo'", "damaged.sqlite"
+    )  # fmt: skip
     assert (tmp_path / "o" / "summary.json").exists() == untouched
 
 

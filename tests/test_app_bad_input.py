@@ -144,11 +144,13 @@ def test_analyze_refuses_bad_input_before_tracking(bad, tmp_path, capsys, video,
 
 def test_analyze_with_a_locked_database_stops_before_tracking(bad, tmp_path, capsys):
     out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text("{}")  # an earlier, finished run: left as it is
     with locked(bad["good_db"]):
         t0 = time.monotonic()
         refused(analyze(out, "--db", bad["good_db"]), capsys, "is locked by another program")
         assert time.monotonic() - t0 < 5  # no minutes of tracking first
-    assert not (out / "events.jsonl").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json"]
 
 
 @pytest.mark.parametrize("where", ["under_a_file", "read_only"])
@@ -208,7 +210,7 @@ def test_a_truncated_file_is_scored_as_far_as_it_goes_and_says_so(tmp_path, caps
         ("rtsp://127.0.0.1:9/none", (), "cannot open rtsp://127.0.0.1:9/none"),
         (None, ("--calibration", "garbled_cal"), "not a JSON calibration"),
         (None, ("--db", "truncated_db"), "is not a luza match database"),
-        (None, ("--db", "a_file/m.sqlite"), "cannot create the folder"),
+        (None, ("--db", "a_file/m.sqlite"), "a_file is a file, not a folder"),
     ],
 )
 def test_live_refuses_bad_input(bad, tmp_path, capsys, source, extra, words):
