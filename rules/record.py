@@ -17,6 +17,7 @@ same wherever it is stored.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -130,26 +131,29 @@ def read_record(path: str | Path) -> Recorded:
     rulings: list[tuple[str, dict[str, Any]]] = []
     final = None
     event_lines: list[str] = []
-    with p.open(encoding="utf-8") as f:
-        for i, line in enumerate(f, start=1):
-            s = line.strip()
-            where = f"{p}:{i}"
-            event_lines.append(line)
-            if not s or s.startswith("#"):
-                continue
-            try:
-                d = json.loads(s)
-            except json.JSONDecodeError as e:
-                raise EventError(f"{where}: not valid JSON ({e.msg})") from None
-            typ = d.get("type") if isinstance(d, dict) else None
-            if typ == "match":
-                if header is not None:
-                    raise rule_error(where, "a second 'match' header")
-                header = d
-            elif typ == "ruling":
-                rulings.append((where, d))
-            elif typ == "final":
-                final = (where, d)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise EventError(f"{p}: not a match record (byte {e.start} is not UTF-8 text)") from None
+    for i, line in enumerate(io.StringIO(text), start=1):
+        s = line.strip()
+        where = f"{p}:{i}"
+        event_lines.append(line)
+        if not s or s.startswith("#"):
+            continue
+        try:
+            d = json.loads(s)
+        except json.JSONDecodeError as e:
+            raise EventError(f"{where}: not valid JSON ({e.msg})") from None
+        typ = d.get("type") if isinstance(d, dict) else None
+        if typ == "match":
+            if header is not None:
+                raise rule_error(where, "a second 'match' header")
+            header = d
+        elif typ == "ruling":
+            rulings.append((where, d))
+        elif typ == "final":
+            final = (where, d)
     if header is None:
         raise EventError(f'{p}: not a match record (no {{"type": "match"}} header line)')
     items = list(parse_items(event_lines, str(p)))

@@ -57,8 +57,11 @@ def read_items(path: str | Path) -> list[Item]:
     p = Path(path)
     if not p.is_file():
         raise EventError(f"event stream not found: {p}")
-    with p.open(encoding="utf-8") as f:
-        return list(parse_items(f, str(p)))
+    try:
+        with p.open(encoding="utf-8") as f:
+            return list(parse_items(f, str(p)))
+    except UnicodeDecodeError as e:
+        raise EventError(f"{p}: not a JSON-lines text file (byte {e.start} is not UTF-8)") from None
 
 
 def check_times(items: list[Item]) -> None:

@@ -137,6 +137,16 @@ def test_missing_files(tmp_path, capsys):
     assert "not found" in err and "calls.jsonl" in err
 
 
+def test_a_binary_file_is_refused_as_not_text(tmp_path, capsys):
+    p = tmp_path / "clip.jsonl"
+    p.write_bytes(b'{"type": "table_state"}\n\x8c\xff\x00 not text\n')
+    err = refused(*score(capsys, str(p)))
+    assert "not a JSON-lines text file" in err and str(p) in err
+    rc = main(["replay", str(p)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "not a match record" in err and "Traceback" not in err
+
+
 def test_a_bad_line_in_an_inputs_file_names_that_file(tmp_path, capsys):
     calls = [x for x in FB if json.loads(x)["type"] == "call"]
     rest = [x for x in FB if json.loads(x)["type"] != "call"]
