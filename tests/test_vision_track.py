@@ -167,11 +167,41 @@ def test_whites_are_swapped_when_the_dots_say_so():
     assert np.allclose(tr.tracks["W1"].xy, b)
     rng = np.random.default_rng(3)
     for f in range(1, 40):
-        # new views (the balls jitter a little), soft correct evidence: 80 % for the right one
+        # new views (the balls jitter a little, the CNN's numbers too), soft correct
+        # evidence: about 80 % for the right one
         jit = np.array(pts) + rng.normal(0, 0.5, (5, 2))
         d = dets(f, jit, ["W1", "W2", "red", "red", "K"], "five-ball")
-        d.cls_prob[0, :2] = [0.8, 0.2]
-        d.cls_prob[1, :2] = [0.2, 0.8]
+        d.cls_prob[0, :2] = [0.8, 0.2] + rng.normal(0, 0.01, 2)
+        d.cls_prob[1, :2] = [0.2, 0.8] + rng.normal(0, 0.01, 2)
+        out = tr.update(d)
+    assert np.allclose(out.positions["W1"], a, atol=2)
+    assert np.allclose(out.positions["W2"], b, atol=2)
+
+
+def test_one_misread_view_carried_over_many_frames_does_not_swap_the_whites():
+    """The pipeline carries a still ball's detection (its class row included) while its
+    pixels do not change; one view repeated is one view, not hundreds of them."""
+    tr = BallTracker(PROFILE, "five-ball")
+    a, b = np.array([800.0, 600.0]), np.array([2500.0, 1100.0])  # a is W1, b is W2
+    red, k = np.array([1500.0, 300.0]), np.array([3000.0, 900.0])
+    rng = np.random.default_rng(5)
+    red2 = np.array([600.0, 1300.0])
+    v_red = np.array([900.0, 0.0])  # a red rolls on meanwhile: frames are never unchanged
+    for f in range(40):
+        pts = [a, b, red, red2 + v_red * f / FPS, k]
+        jit = np.array(pts) + rng.normal(0, 0.5, (5, 2))
+        d = dets(f, jit, ["W1", "W2", "red", "red", "K"], "five-ball")
+        if f < 10:  # fresh views, soft but right
+            d.cls_prob[0, :2] = [0.7, 0.3] + rng.normal(0, 0.01, 2)
+            d.cls_prob[1, :2] = [0.3, 0.7] + rng.normal(0, 0.01, 2)
+            seen = d
+        else:  # then one view, both whites read the wrong way, carried for 30 frames
+            if f == 10:
+                seen = d
+                seen.cls_prob[0, :2] = [0.1, 0.9]
+                seen.cls_prob[1, :2] = [0.9, 0.1]
+            d.xy_mm[:2] = seen.xy_mm[:2]
+            d.cls_prob[:2] = seen.cls_prob[:2]
         out = tr.update(d)
     assert np.allclose(out.positions["W1"], a, atol=2)
     assert np.allclose(out.positions["W2"], b, atol=2)

@@ -89,6 +89,7 @@ class Track:
     evidence_classes: tuple[str, ...] = ()
     seen_xy: np.ndarray | None = None  # where it was last observed
     lost_speed: float = 0.0  # its speed when it was lost from view
+    last_view: np.ndarray | None = None  # the class row last added to the evidence
 
     @property
     def speed(self) -> float:
@@ -554,10 +555,19 @@ class BallTracker:
         return C
 
     def _evidence(self, tr: Track, det: Detections, j: int) -> None:
-        """Accumulate (with a slow decay) the class log-likelihoods a track's detections gave."""
+        """Accumulate (with a slow decay) the class log-likelihoods a track's detections gave.
+
+        Only fresh views count: the pipeline carries a still ball's detection (and its
+        class row) over from frame to frame while its pixels do not change, and one
+        view repeated for hundreds of frames is still one view (a W2 whose pair of dots
+        was seen edge-on once would otherwise outweigh every later look)."""
         if not det.classes or det.cls_prob.shape[1] == 0:
             return
-        lp = np.log(np.clip(det.cls_prob[j], 1e-3, 1.0))
+        row = det.cls_prob[j]
+        if tr.last_view is not None and np.array_equal(tr.last_view, row):
+            return
+        tr.last_view = row.copy()
+        lp = np.log(np.clip(row, 1e-3, 1.0))
         if tr.evidence is None or len(tr.evidence) != len(lp):
             tr.evidence = np.zeros(len(lp))
             tr.evidence_classes = det.classes
@@ -593,6 +603,7 @@ class BallTracker:
                 "lost_speed",
                 "evidence",
                 "seen_xy",
+                "last_view",
             ):
                 va, vb = getattr(a, f), getattr(b, f)
                 setattr(a, f, vb)
