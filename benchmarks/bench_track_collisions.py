@@ -1,0 +1,137 @@
+"""Identity through a collision of two look-alike balls: a tracker-only sweep.
+
+Two reds (Five Ball; the tracker tells them apart by motion alone): R1 rolls into a
+still R2 with a given cut angle and speed; both may go unseen for a few frames
+around the contact (a merged blob, motion blur).  The truth is simple kinematics:
+rolling friction, an equal-mass collision (the normal component passes to R2), and
+optionally follow that bends the struck ball's path forward over 0.15 s -- a path
+the tracker's physics does not predict.  A case counts as kept when, 0.4 s after the
+contact (or earlier, before a ball comes near a cushion: the truth has no
+cushions), both tracker ids are within 30 mm of their own ball.  The other balls lie
+away from both paths (the truth knows no third ball).  Prints the cases
+that switch and the count.
+
+    .venv/bin/python benchmarks/bench_track_collisions.py [--table kaisa-10ft]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+import numpy as np
+
+from luza.calibration.profiles import load_profile
+from luza.vision.detections import Detections
+from luza.vision.track import BallTracker
+
+CLASSES = ("W1", "W2", "red", "K", "none")
+MATCH_MM = 30.0
+STRIKE_AT_S = 0.4  # R1 lies still this long, then rolls
+RUN_UP_MM = 600.0  # R1's path to the contact
+FOLLOW_BEND_S = 0.15  # the struck ball's path bends over this long (follow)
+
+
+def _row(cls: str) -> np.ndarray:
+    p = np.full(len(CLASSES), 0.01)
+    p[CLASSES.index(cls)] = 0.96
+    return p / p.sum()
+
+
+def run_case(prof, cut_deg: float, speed_mm_s: float, unseen: int, fps: float, follow: bool):
+    """True when both reds keep their ids."""
+    R = prof.ball_radius_mm
+    L, W = prof.length_mm, prof.width_mm
+    decel = prof.physics.get("mu_roll", 0.012) * 9810.0
+    rng = np.random.default_rng(0)
+    tr = BallTracker(prof, "five-ball")
+    tr.occluded = lambda xy: False  # what the pipeline says where no ball is seen: cloth
+    r2 = np.array([0.55 * L, 0.5 * W])
+    n = np.array([math.cos(math.radians(cut_deg)), math.sin(math.radians(cut_deg))])
+    contact = r2 - 2 * R * n
+    r1_0 = contact - np.array([RUN_UP_MM, 0.0])
+    t_hit = (speed_mm_s - math.sqrt(speed_mm_s**2 - 2 * decel * RUN_UP_MM)) / decel
+    v_hit = speed_mm_s - decel * t_hit
+    vn = v_hit * math.cos(math.radians(cut_deg))
+    v1_t = v_hit * np.array([1.0, 0.0]) - vn * n
+    v1_f = v1_t + (2 / 7 * vn * n if follow else 0.0)
+    v2 = 0.95 * vn * n
+    others = {"W1": [300.0, 300.0], "W2": [L - 300.0, W - 300.0], "K": [300.0, W - 300.0]}
+
+    def truth(t: float):
+        t -= STRIKE_AT_S
+        if t <= 0:
+            return r1_0.copy(), r2.copy()
+        if t <= t_hit:
+            return r1_0 + (speed_mm_s * t - 0.5 * decel * t * t) * np.array([1.0, 0.0]), r2.copy()
+        tau = t - t_hit
+        s2 = float(np.linalg.norm(v2))
+        t2 = min(tau, s2 / decel)
+        p2 = r2 + (v2 / max(s2, 1e-9)) * (s2 * t2 - 0.5 * decel * t2 * t2)
+        p1, k, h = contact.copy(), 0.0, 0.002
+        while k < tau:
+            w = min(1.0, k / FOLLOW_BEND_S)
+            v = (1 - w) * v1_t + w * v1_f
+            s = float(np.linalg.norm(v))
+            if s < 1e-6:
+                break
+            slow = max(0.0, 1 - decel * max(0.0, k - FOLLOW_BEND_S) / s)
+            p1 = p1 + v * slow * h
+            k += h
+        return p1, p2
+
+    dt = 1.0 / fps
+    f, ids = 0, None
+    while True:
+        t = f * dt
+        p1, p2 = truth(t)
+        near_cushion = any(
+            p[0] < 2 * R or p[0] > L - 2 * R or p[1] < 2 * R or p[1] > W - 2 * R for p in (p1, p2)
+        )
+        if t > STRIKE_AT_S + t_hit + 0.4 or near_cushion:
+            break
+        pts = list(others.values())
+        cls = list(others)
+        if abs(t - STRIKE_AT_S - t_hit) >= (unseen / 2) * dt or unseen == 0:
+            pts += [p1, p2]
+            cls += ["red", "red"]
+        xy = np.array(pts, float) + rng.normal(0, 0.7, (len(pts), 2))
+        det = Detections(
+            f, t, 0.5 * xy, xy, np.full(len(pts), 10.0), np.ones(len(pts)),
+            np.array([_row(c) for c in cls]), CLASSES,
+        )  # fmt: skip
+        tr.update(det)
+        if ids is None:
+            id1 = min(("R1", "R2"), key=lambda b: float(np.linalg.norm(tr.tracks[b].xy - p1)))
+            ids = (id1, "R2" if id1 == "R1" else "R1")
+        last = (p1, p2)
+        f += 1
+    return all(
+        np.linalg.norm(tr.tracks[b].xy - p) < MATCH_MM for b, p in zip(ids, last, strict=True)
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--table", default="kaisa-10ft")
+    args = ap.parse_args()
+    prof = load_profile(args.table)
+    bad = tot = 0
+    for fps in (30.0, 60.0):
+        for cut in range(0, 80, 10):
+            for speed in (800.0, 1500.0, 2500.0, 4000.0):
+                for unseen in (0, 2, 4):
+                    for follow in (True, False):
+                        tot += 1
+                        if not run_case(prof, cut, speed, unseen, fps, follow):
+                            bad += 1
+                            print(
+                                f"switch: {fps:.0f} fps, cut {cut} deg, {speed:.0f} mm/s, "
+                                f"{unseen} frames unseen, follow {follow}"
+                            )
+    print(f"{tot - bad} of {tot} collisions keep both ids")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
