@@ -8,7 +8,8 @@ optionally follow that bends the struck ball's path forward over 0.15 s -- a pat
 the tracker's physics does not predict.  A case counts as kept when, 0.4 s after the
 contact (or earlier, before a ball comes near a cushion: the truth has no
 cushions), both tracker ids are within 30 mm of their own ball.  The other balls lie
-away from both paths (the truth knows no third ball).  Prints the cases
+away from both paths (the truth knows no third ball).  A second sweep: two rolling
+reds passing close without touching (angle, gap, speed, frames unseen).  Prints the cases
 that switch and the count.
 
     .venv/bin/python benchmarks/bench_track_collisions.py [--table kaisa-10ft]
@@ -111,6 +112,65 @@ def run_case(prof, cut_deg: float, speed_mm_s: float, unseen: int, fps: float, f
     )
 
 
+def run_crossing(prof, angle_deg: float, gap_mm: float, speed_mm_s: float, unseen: int, fps: float):
+    """Two rolling reds passing close (no contact): True when both keep their ids.
+
+    R1 rolls along +x, R2 at ``angle_deg`` to it; at the same moment R1 is at the
+    table's centre and R2 ``2 R + gap_mm`` beside it; both unseen for ``unseen``
+    frames around then."""
+    R = prof.ball_radius_mm
+    L, W = prof.length_mm, prof.width_mm
+    decel = prof.physics.get("mu_roll", 0.012) * 9810.0
+    rng = np.random.default_rng(1)
+    tr = BallTracker(prof, "five-ball")
+    tr.occluded = lambda xy: False
+    c1 = np.array([0.5 * L, 0.5 * W])
+    c2 = c1 + np.array([0.0, 2 * R + gap_mm])
+    u1 = np.array([1.0, 0.0])
+    u2 = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
+    run_mm = 500.0
+    t_c = (speed_mm_s - math.sqrt(speed_mm_s**2 - 2 * decel * run_mm)) / decel
+    others = {"W1": [300.0, 300.0], "W2": [L - 300.0, W - 300.0], "K": [300.0, W - 300.0]}
+
+    def along(t: float) -> float:  # distance rolled since the strike
+        t = min(max(t, 0.0), speed_mm_s / decel)
+        return speed_mm_s * t - 0.5 * decel * t * t
+
+    def truth(t: float):
+        s = along(t - STRIKE_AT_S) - run_mm
+        return c1 + s * u1, c2 + s * u2
+
+    dt = 1.0 / fps
+    times = np.arange(0.0, STRIKE_AT_S + t_c + 0.4, dt)
+    gaps = [float(np.linalg.norm(np.subtract(*truth(t)))) for t in times]
+    if min(gaps) < 2 * R + 1.0:
+        return None  # they would touch: not a pass
+    ids = None
+    for f, t in enumerate(times):
+        p1, p2 = truth(t)
+        if any(
+            p[0] < 2 * R or p[0] > L - 2 * R or p[1] < 2 * R or p[1] > W - 2 * R for p in (p1, p2)
+        ):
+            break
+        pts, cls = list(others.values()), list(others)
+        if unseen == 0 or abs(t - STRIKE_AT_S - t_c) >= (unseen / 2) * dt:
+            pts += [p1, p2]
+            cls += ["red", "red"]
+        xy = np.array(pts, float) + rng.normal(0, 0.7, (len(pts), 2))
+        det = Detections(
+            f, t, 0.5 * xy, xy, np.full(len(pts), 10.0), np.ones(len(pts)),
+            np.array([_row(c) for c in cls]), CLASSES,
+        )  # fmt: skip
+        tr.update(det)
+        if ids is None:
+            id1 = min(("R1", "R2"), key=lambda b: float(np.linalg.norm(tr.tracks[b].xy - p1)))
+            ids = (id1, "R2" if id1 == "R1" else "R1")
+        last = (p1, p2)
+    return all(
+        np.linalg.norm(tr.tracks[b].xy - p) < MATCH_MM for b, p in zip(ids, last, strict=True)
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--table", default="kaisa-10ft")
@@ -130,6 +190,23 @@ def main() -> int:
                                 f"{unseen} frames unseen, follow {follow}"
                             )
     print(f"{tot - bad} of {tot} collisions keep both ids")
+    bad = tot = 0
+    for fps in (30.0, 60.0):
+        for angle in (10, 20, 45, 90, 135, 170):
+            for gap in (2.0, 10.0, 30.0):
+                for speed in (800.0, 1500.0, 2500.0, 4000.0):
+                    for unseen in (0, 2, 4):
+                        ok = run_crossing(prof, angle, gap, speed, unseen, fps)
+                        if ok is None:
+                            continue
+                        tot += 1
+                        if not ok:
+                            bad += 1
+                            print(
+                                f"switch: {fps:.0f} fps, passing at {angle} deg, gap {gap:.0f} mm, "
+                                f"{speed:.0f} mm/s, {unseen} frames unseen"
+                            )
+    print(f"{tot - bad} of {tot} close passes keep both ids")
     return 0
 
 

@@ -205,3 +205,42 @@ def test_one_misread_view_carried_over_many_frames_does_not_swap_the_whites():
         out = tr.update(d)
     assert np.allclose(out.positions["W1"], a, atol=2)
     assert np.allclose(out.positions["W2"], b, atol=2)
+
+
+def test_two_reds_passing_each_other_unseen_keep_their_ids():
+    """Two look-alike balls roll past each other (almost head-on, 10 mm apart) and go
+    unseen for 4 frames as they pass: each is found again ahead of where it was lost
+    (it rolls on unseen), not taken for the other."""
+    tr = BallTracker(PROFILE, "five-ball")
+    tr.occluded = lambda xy: False
+    decel = PROFILE.physics["mu_roll"] * 9810.0
+    speed = 2500.0
+    c1 = np.array([0.5 * L, 0.5 * W])
+    c2 = c1 + [0.0, 2 * R + 10.0]
+    u1 = np.array([1.0, 0.0])
+    u2 = np.array([np.cos(np.radians(170)), np.sin(np.radians(170))])
+    t_c = (speed - np.sqrt(speed**2 - 2 * decel * 500.0)) / decel  # 500 mm to the pass
+    others = [[300.0, 300.0], [L - 300.0, W - 300.0], [300.0, W - 300.0]]
+    rng = np.random.default_rng(2)
+    start = 0.4
+
+    def truth(t):
+        tt = min(max(t - start, 0.0), speed / decel)
+        s = speed * tt - 0.5 * decel * tt * tt - 500.0
+        return c1 + s * u1, c2 + s * u2
+
+    ids = None
+    for f in range(int((start + t_c + 0.4) * FPS)):
+        t = f / FPS
+        p1, p2 = truth(t)
+        pts, labels = list(others), ["W1", "W2", "K"]
+        if abs(t - start - t_c) >= 2 / FPS:
+            pts += [p1, p2]
+            labels += ["red", "red"]
+        out = tr.update(
+            dets(f, np.array(pts) + rng.normal(0, 0.7, (len(pts), 2)), labels, "five-ball")
+        )
+        if ids is None:
+            ids = sorted(("R1", "R2"), key=lambda b: np.linalg.norm(tr.tracks[b].xy - p1))
+    assert np.linalg.norm(np.subtract(out.positions[ids[0]], p1)) < 30
+    assert np.linalg.norm(np.subtract(out.positions[ids[1]], p2)) < 30

@@ -349,7 +349,12 @@ class BallTracker:
         if live:
             P, V, _pairs = self.motion.predict_all(
                 np.array([tr.xy for tr in live]),
-                np.array([tr.v if tr.state == "table" else np.zeros(2) for tr in live]),
+                # a ball lost while moving rolls on unseen (``_miss`` keeps its velocity
+                # for a while): two balls passing each other out of view are found
+                # again ahead of where they were lost, not swapped
+                np.array(
+                    [tr.v if tr.state == "table" or tr.lost_moving else np.zeros(2) for tr in live]
+                ),
                 dt,
             )
             for k, tr in enumerate(live):
