@@ -726,13 +726,7 @@ class MatchStore:
                 if self.record_lines(mid) == lines:
                     return mid
 
-        try:
-            scored, rec = replay(path)
-        except UnicodeDecodeError:
-            raise RecordsError(
-                f"{path} is not a match record (not text; `luza export` or `luza analyze` "
-                "write one)"
-            ) from None
+        scored, rec = replay(path)  # a binary file is refused there as "not text"
         header = dict(rec.header)
         header.setdefault("table", "pyramid-12ft")
         header.setdefault("options", {})

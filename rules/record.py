@@ -134,7 +134,9 @@ def read_record(path: str | Path) -> Recorded:
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
-        raise EventError(f"{p}: not a match record (byte {e.start} is not UTF-8 text)") from None
+        raise EventError(
+            f"{p} is not a match record (not text: byte {e.start} is not UTF-8)"
+        ) from None
     for i, line in enumerate(io.StringIO(text), start=1):
         s = line.strip()
         where = f"{p}:{i}"
