@@ -39,6 +39,44 @@ def _row(cls: str) -> np.ndarray:
     return p / p.sum()
 
 
+def _others(prof) -> dict[str, list[float]]:
+    """The other balls, away from both reds' paths (the truth knows no third ball)."""
+    L, W = prof.length_mm, prof.width_mm
+    return {"W1": [300.0, 300.0], "W2": [L - 300.0, W - 300.0], "K": [300.0, W - 300.0]}
+
+
+def _near_cushion(prof, pts) -> bool:
+    """Whether a ball is within a diameter of a cushion (the truth has no cushions)."""
+    R, L, W = prof.ball_radius_mm, prof.length_mm, prof.width_mm
+    return any(p[0] < 2 * R or p[0] > L - 2 * R or p[1] < 2 * R or p[1] > W - 2 * R for p in pts)
+
+
+def _step(tr, rng, f: int, t: float, others, p1, p2, seen: bool, ids):
+    """Feed the tracker one frame (the other balls, and the two reds when ``seen``);
+    returns the ids of (first red, second red), fixed on the first frame."""
+    pts, cls = list(others.values()), list(others)
+    if seen:
+        pts += [p1, p2]
+        cls += ["red", "red"]
+    xy = np.array(pts, float) + rng.normal(0, 0.7, (len(pts), 2))
+    det = Detections(
+        f, t, 0.5 * xy, xy, np.full(len(pts), 10.0), np.ones(len(pts)),
+        np.array([_row(c) for c in cls]), CLASSES,
+    )  # fmt: skip
+    tr.update(det)
+    if ids is None:
+        id1 = min(("R1", "R2"), key=lambda b: float(np.linalg.norm(tr.tracks[b].xy - p1)))
+        ids = (id1, "R2" if id1 == "R1" else "R1")
+    return ids
+
+
+def _kept(tr, ids, last) -> bool:
+    """Both ids within ``MATCH_MM`` of their own ball's last true position."""
+    return all(
+        np.linalg.norm(tr.tracks[b].xy - p) < MATCH_MM for b, p in zip(ids, last, strict=True)
+    )
+
+
 def run_case(prof, cut_deg: float, speed_mm_s: float, unseen: int, fps: float, follow: bool):
     """True when both reds keep their ids."""
     R = prof.ball_radius_mm
@@ -57,7 +95,7 @@ def run_case(prof, cut_deg: float, speed_mm_s: float, unseen: int, fps: float, f
     v1_t = v_hit * np.array([1.0, 0.0]) - vn * n
     v1_f = v1_t + (2 / 7 * vn * n if follow else 0.0)
     v2 = 0.95 * vn * n
-    others = {"W1": [300.0, 300.0], "W2": [L - 300.0, W - 300.0], "K": [300.0, W - 300.0]}
+    others = _others(prof)
 
     def truth(t: float):
         t -= STRIKE_AT_S
@@ -86,30 +124,13 @@ def run_case(prof, cut_deg: float, speed_mm_s: float, unseen: int, fps: float, f
     while True:
         t = f * dt
         p1, p2 = truth(t)
-        near_cushion = any(
-            p[0] < 2 * R or p[0] > L - 2 * R or p[1] < 2 * R or p[1] > W - 2 * R for p in (p1, p2)
-        )
-        if t > STRIKE_AT_S + t_hit + 0.4 or near_cushion:
+        if t > STRIKE_AT_S + t_hit + 0.4 or _near_cushion(prof, (p1, p2)):
             break
-        pts = list(others.values())
-        cls = list(others)
-        if abs(t - STRIKE_AT_S - t_hit) >= (unseen / 2) * dt or unseen == 0:
-            pts += [p1, p2]
-            cls += ["red", "red"]
-        xy = np.array(pts, float) + rng.normal(0, 0.7, (len(pts), 2))
-        det = Detections(
-            f, t, 0.5 * xy, xy, np.full(len(pts), 10.0), np.ones(len(pts)),
-            np.array([_row(c) for c in cls]), CLASSES,
-        )  # fmt: skip
-        tr.update(det)
-        if ids is None:
-            id1 = min(("R1", "R2"), key=lambda b: float(np.linalg.norm(tr.tracks[b].xy - p1)))
-            ids = (id1, "R2" if id1 == "R1" else "R1")
+        seen = abs(t - STRIKE_AT_S - t_hit) >= (unseen / 2) * dt or unseen == 0
+        ids = _step(tr, rng, f, t, others, p1, p2, seen, ids)
         last = (p1, p2)
         f += 1
-    return all(
-        np.linalg.norm(tr.tracks[b].xy - p) < MATCH_MM for b, p in zip(ids, last, strict=True)
-    )
+    return _kept(tr, ids, last)
 
 
 def run_crossing(prof, angle_deg: float, gap_mm: float, speed_mm_s: float, unseen: int, fps: float):
@@ -130,7 +151,7 @@ def run_crossing(prof, angle_deg: float, gap_mm: float, speed_mm_s: float, unsee
     u2 = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
     run_mm = 500.0
     t_c = (speed_mm_s - math.sqrt(speed_mm_s**2 - 2 * decel * run_mm)) / decel
-    others = {"W1": [300.0, 300.0], "W2": [L - 300.0, W - 300.0], "K": [300.0, W - 300.0]}
+    others = _others(prof)
 
     def along(t: float) -> float:  # distance rolled since the strike
         t = min(max(t, 0.0), speed_mm_s / decel)
@@ -148,27 +169,12 @@ def run_crossing(prof, angle_deg: float, gap_mm: float, speed_mm_s: float, unsee
     ids = None
     for f, t in enumerate(times):
         p1, p2 = truth(t)
-        if any(
-            p[0] < 2 * R or p[0] > L - 2 * R or p[1] < 2 * R or p[1] > W - 2 * R for p in (p1, p2)
-        ):
+        if _near_cushion(prof, (p1, p2)):
             break
-        pts, cls = list(others.values()), list(others)
-        if unseen == 0 or abs(t - STRIKE_AT_S - t_c) >= (unseen / 2) * dt:
-            pts += [p1, p2]
-            cls += ["red", "red"]
-        xy = np.array(pts, float) + rng.normal(0, 0.7, (len(pts), 2))
-        det = Detections(
-            f, t, 0.5 * xy, xy, np.full(len(pts), 10.0), np.ones(len(pts)),
-            np.array([_row(c) for c in cls]), CLASSES,
-        )  # fmt: skip
-        tr.update(det)
-        if ids is None:
-            id1 = min(("R1", "R2"), key=lambda b: float(np.linalg.norm(tr.tracks[b].xy - p1)))
-            ids = (id1, "R2" if id1 == "R1" else "R1")
+        seen = unseen == 0 or abs(t - STRIKE_AT_S - t_c) >= (unseen / 2) * dt
+        ids = _step(tr, rng, f, t, others, p1, p2, seen, ids)
         last = (p1, p2)
-    return all(
-        np.linalg.norm(tr.tracks[b].xy - p) < MATCH_MM for b, p in zip(ids, last, strict=True)
-    )
+    return _kept(tr, ids, last)
 
 
 def main() -> int:
