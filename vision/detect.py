@@ -35,7 +35,7 @@ import numpy as np
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile
 
-from .detections import Detections
+from .detections import STREAK_END_MAX_SCORE, Detections
 
 WORK_RADIUS_PX = 7.0  # ball radius in the work image (pixels)
 SUPPRESS_RADII = 1.35  # two peaks closer than this many radii are one ball
@@ -70,7 +70,6 @@ STREAK_MIN_LENGTH_RADII = 2.7  # shorter: a round ball, the rim vote's job
 STREAK_MAX_LENGTH_RADII = 16.0  # longer: not one ball
 STREAK_FILL = 0.8  # area / the stadium's area of the same length and width
 STREAK_SCORE = 0.5
-STREAK_END_MAX_SCORE = 0.6  # a round detection scoring less may be a streak's blurred end
 STREAK_MIN_REL = 0.8  # a streak's mean brightness / the cloth's (a ball is not darker)
 
 

@@ -16,6 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+# A round detection scoring less than this may be a motion-blur streak's blurred end
+# (the detector drops such ends on a streak; the tracker never pairs two crisp rims).
+STREAK_END_MAX_SCORE = 0.6
+
 
 @dataclass
 class Detections:

@@ -37,7 +37,7 @@ from scipy.optimize import linear_sum_assignment
 from luza.calibration.profiles import TableProfile
 from luza.events import BALLS_BY_GAME, Event, make
 
-from .detections import Detections
+from .detections import STREAK_END_MAX_SCORE, Detections
 
 INIT_MIN_CLASS_PROB = 0.02  # a first-frame detection below this for a class cannot be that ball
 INIT_NO_MATCH_COST = 1e6
@@ -62,7 +62,6 @@ SWAP_EVIDENCE_NATS = 12.0  # W1/W2 evidence margin that swaps the two whites
 VELOCITY_ALPHA = 0.6  # weight of the measured velocity against the predicted
 HIDDEN_SPEED_FACTOR = 1.5  # a ball lost while moving is found within this x its speed ...
 HIDDEN_SPEED_MARGIN_MM_S = 1000.0  # ... plus this (a kiss unseen may speed it up a little)
-STREAK_END_MAX_SCORE = 0.6  # a blurred streak's end scores below this (a crisp rim: a ball)
 
 
 # Which detection class each ball id has.
