@@ -9,6 +9,7 @@ boxes and around balls that are moving.  Balls at rest cost nothing.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -392,8 +393,7 @@ class VisionPipeline:
         k = len(ident.classes)
         prob = np.zeros((len(det), k))
         prob[~streak] = round_.cls_prob
-        uniform = np.array([0.0 if c == "none" else 1.0 for c in ident.classes])
-        prob[streak] = uniform / uniform.sum()
+        prob[streak] = _uniform_over_balls(ident.classes)
         det.classes, det.cls_prob = ident.classes, prob
         return det
 
@@ -439,8 +439,7 @@ class VisionPipeline:
         if (~known).any():
             sub = ident.identify(img, det[~known])
             prob[~known] = sub.cls_prob
-        uniform = np.array([0.0 if c == "none" else 1.0 for c in ident.classes])
-        prob[known] = uniform / uniform.sum()
+        prob[known] = _uniform_over_balls(ident.classes)
         det.classes = ident.classes
         det.cls_prob = prob
         return det
@@ -571,6 +570,16 @@ class VisionPipeline:
             gy1 = int(math.ceil((by1 / sc) / s)) + 1
             self._ref[gy0:gy1, gx0:gx1] = grid[gy0:gy1, gx0:gx1]
         del x0, y0
+
+
+@functools.cache
+def _uniform_over_balls(classes: tuple[str, ...]) -> np.ndarray:
+    """The class row that says nothing: equal over the game's balls, 0 for ``none``
+    (a streak's, or a tracked ball's unambiguous continuation).  Read-only."""
+    row = np.array([0.0 if c == "none" else 1.0 for c in classes])
+    row /= row.sum()
+    row.flags.writeable = False
+    return row
 
 
 def _looks_like_none(track) -> bool:
