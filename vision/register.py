@@ -74,7 +74,6 @@ class FrameRegistrar:
         if self._des is None or len(self._kp) < MIN_INLIERS:
             raise RegistrationError("too few features on the reference's rails to register")
         self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
-        self._last = np.eye(3)
 
     def _grey(self, image: np.ndarray) -> np.ndarray:
         g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
@@ -85,7 +84,8 @@ class FrameRegistrar:
     def _small_mask(self, mask: np.ndarray) -> np.ndarray:
         if self.scale >= 1.0:
             return mask
-        return cv2.resize(mask, (self._ref.shape[1], self._ref.shape[0]), cv2.INTER_NEAREST)
+        size = (self._ref.shape[1], self._ref.shape[0])
+        return cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
 
     def register(self, image: np.ndarray, refine: bool = True) -> Registration:
         """The homography taking ``image``'s pixels to the reference's."""
@@ -122,7 +122,6 @@ class FrameRegistrar:
                 ecc = None  # keep the feature estimate
         H = np.linalg.inv(self._S) @ Hs @ self._S
         H /= H[2, 2]
-        self._last = H
         return Registration(H, n_in, ecc)
 
     def warp(self, image: np.ndarray, H: np.ndarray) -> np.ndarray:
