@@ -775,7 +775,6 @@ def line_evidence(grey, cam: CameraModel, profile: TableProfile, name: str) -> d
     k = int(round(side_mm / step))
     u = np.arange(-MARK_SEARCH_MM - 2 * side_mm, MARK_SEARCH_MM + 2 * side_mm + 0.01, step)
     world = p0 + t[:, None, None] * (p1 - p0) + u[None, :, None] * n
-    px = cam.project(world.reshape(-1, 2), 0.0).reshape(len(t), len(u), 2)
     # each position is itself a short average along the line (a few mm of it)
     along = np.linspace(-0.4, 0.4, 5) * (t[1] - t[0]) * np.linalg.norm(p1 - p0)
     many = world[:, :, None, :] + along[None, None, :, None] * d
@@ -1026,7 +1025,7 @@ def find_table(
                 "(covered, or too little contrast)"
             )
     # the located edge's offset from the nose depends on how much of the face under the
-    # nose is in view (see EDGE_BAND_SLOPE): correct each side for it and fit again
+    # nose is in view (see face_band_mm): correct each side for it and fit again
     located = dict(obs.edges)
     for _ in range(EDGE_BAND_ITERATIONS):
         obs.edges = _band_corrected(located, model.camera(p), profile)
