@@ -356,40 +356,18 @@ def run_monitor_james(check_every: int = 5) -> dict:
     the nose drift that set each one off, and how far the monitor's calibration is at
     the last frame from one made afresh from that frame alone (bed corners, px)."""
     from luza.calibration.monitor import TableMonitor
+    from luza.samples.video import read_frames
 
-    cap = cv2.VideoCapture(str(JAMES))
-    frames = []
-    while True:
-        ok, f = cap.read()
-        if not ok:
-            break
-        frames.append(f)
-    cap.release()
+    frames = list(read_frames(JAMES))
     prof = load_profile("pool-uk-7ft")
     t0, c0 = time.perf_counter(), time.process_time()
-    mon = TableMonitor(calibrate(frames[:5], prof), check_every=check_every)
+    first = calibrate(frames[:5], prof)
+    mon = TableMonitor(first, check_every=check_every)
     events = [e for i, f in enumerate(frames) if (e := mon.update(f, i)) is not None]
     dt, dc = time.perf_counter() - t0, time.process_time() - c0
     fresh = calibrate(frames[-1:], prof)  # the camera at the last frame (it keeps moving)
-    off = [
-        float(
-            np.linalg.norm(
-                np.array(mon.calibration.image_points["bed_corners"][k])
-                - np.array(fresh.image_points["bed_corners"][k])
-            )
-        )
-        for k in fresh.image_points["bed_corners"]
-    ]
-    first = calibrate(frames[:5], prof)
-    drift = [
-        float(
-            np.linalg.norm(
-                np.array(first.image_points["bed_corners"][k])
-                - np.array(fresh.image_points["bed_corners"][k])
-            )
-        )
-        for k in fresh.image_points["bed_corners"]
-    ]
+    off = _corner_gaps_px(mon.calibration, fresh)
+    drift = _corner_gaps_px(first, fresh)
     shifts = [e.shift_px for e in events if e.type == "recalibrated"]
     return {
         "frames": len(frames),
@@ -403,6 +381,12 @@ def run_monitor_james(check_every: int = 5) -> dict:
         "seconds_per_frame": round(dt / len(frames), 3),
         "cpu_seconds_per_frame": round(dc / len(frames), 3),  # the machine may be shared
     }
+
+
+def _corner_gaps_px(a: Calibration, b: Calibration) -> list[float]:
+    """Image distance (px) between two calibrations' bed corners, corner by corner."""
+    ca, cb = a.image_points["bed_corners"], b.image_points["bed_corners"]
+    return [float(np.linalg.norm(np.array(ca[k]) - np.array(cb[k]))) for k in cb]
 
 
 def _read_video(path: Path, n: int, last: int | None = None) -> list[np.ndarray]:
