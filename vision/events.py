@@ -1459,11 +1459,10 @@ class EventExtractor:
         tts = [mv.t_start] if mv.anchor0 is not None else []
         pts += [bd.xy[i] for i in idx]
         tts += [float(bd.ts[i]) for i in idx]
-        lines = (("centre", 0, self.L / 2), ("house", 0, self.L / 4), ("axis", 1, self.W / 2))
         h = LINE_HYSTERESIS_MM
-        for name, ax, v in lines:
+        for name, ax, v in self.geom.lines:  # centre, house, axis (the physics' own)
             side = None
-            for k, (p, t) in enumerate(zip(pts, tts, strict=False)):
+            for p, t in zip(pts, tts, strict=False):
                 s = 1 if p[ax] > v + h else (-1 if p[ax] < v - h else 0)
                 if s == 0:
                     continue
@@ -1484,7 +1483,6 @@ class EventExtractor:
                         )
                     )
                 side = (s, p, t)
-                del k
         return out
 
     def _hand_events(self, init: dict[str, list[float]], shots: list[dict]) -> list[_Cand]:
