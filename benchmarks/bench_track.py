@@ -47,7 +47,7 @@ def clips_in(dirs: list[Path]) -> list[Path]:
     return out
 
 
-def run_clip(truth_path: Path) -> dict:
+def run_clip(truth_path: Path, live: bool = False) -> dict:
     truth = json.loads(truth_path.read_text())
     video = truth_path.with_name(truth_path.name.replace(".truth.json", ".mp4"))
     prof = load_profile(truth["table"]["name"])
@@ -197,7 +197,7 @@ def run_clip(truth_path: Path) -> dict:
                     if b0 not in moving:
                         id_rest_n += 1
     t_all = time.perf_counter() - t_all0
-    live = live_rate(video, cam, prof, game) if LIVE else None
+    live_run = live_rate(video, cam, prof, game) if live else None
     return dict(
         clip=truth_path.name.replace(".truth.json", ""),
         game=game,
@@ -232,11 +232,8 @@ def run_clip(truth_path: Path) -> dict:
         e2e_fps=n / max(t_all, 1e-9),
         decode_fps=decode_rate(video),
         decode_pyav_fps=decode_rate(video, "pyav"),
-        live=live,
+        live=live_run,
     )
-
-
-LIVE = False
 
 
 def _racked(truth: dict, prof) -> bool:
@@ -389,8 +386,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-clips", type=int, default=0)
     ap.add_argument("--live", action="store_true", help="also replay each clip in real time")
     args = ap.parse_args(argv)
-    global LIVE
-    LIVE = args.live
     paths = clips_in(args.dirs)
     if args.render:
         from luza.samples.synth import ClipConfig, make_clip
@@ -407,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     results = []
     for p in paths:
-        r = run_clip(p)
+        r = run_clip(p, args.live)
         results.append(r)
         print(f"done {r['clip']}", file=sys.stderr)
     summarise(results)
