@@ -436,7 +436,6 @@ class EventExtractor:
         self.R = profile.ball_radius_mm
         self.L, self.W = profile.length_mm, profile.width_mm
         self.pockets = profile.pockets()
-        self.cushions = profile.cushions()
         self.geom = build_geometry(profile)
 
     # -- geometry -------------------------------------------------------
@@ -460,22 +459,6 @@ class EventExtractor:
         if d < 0.5 * pk.spec.mouth_mm + self.R * 0.5 and self.mouth_depth(p, name) > -self.R:
             return name
         return None
-
-    def cushion_name(self, p: np.ndarray, axis: int, high: bool) -> str:
-        """Name of the nose a ball centred at ``p`` touches on that side; jaws past the ends."""
-        R = self.R
-        for name, c in self.cushions.items():
-            n = c.normal
-            if axis == 0 and n[0] != 0 and (n[0] < 0) == high:
-                lo, hi = sorted((c.a[1], c.b[1]))
-                if lo <= p[1] <= hi:
-                    return name
-            if axis == 1 and n[1] != 0 and (n[1] < 0) == high:
-                lo, hi = sorted((c.a[0], c.b[0]))
-                if lo <= p[0] <= hi:
-                    return name
-        del R
-        return "jaw:" + self.nearest_pocket(p)[0]
 
     # -- main -----------------------------------------------------------
     def extract(self, frames: Sequence[FrameObs]) -> list[Event]:
@@ -799,7 +782,6 @@ class EventExtractor:
             if first_rest and (bd.rests[0].t0 <= t_first + 0.5 or b in hidden0):
                 init[b] = _r(bd.rests[0].anchor)
         cands: list[_Cand] = []
-        on_table = set(init)
         # shots: a move from a table at rest starts one; moves that start while
         # something moves belong to it; it ends when everything is at rest again
         shots: list[dict] = []
@@ -844,7 +826,6 @@ class EventExtractor:
         cands += self._hand_events(init, shots)
         # the stream: table_state, then everything in time order (clamped into place)
         events = [make("table_state", t_first, int(self.F[0]), 1.0, game=self.game, positions=init)]
-        del on_table
         cands.sort(key=lambda c: (c.t, _ORDER.get(c.type, 5)))
         for c in cands:
             data = dict(c.data)
