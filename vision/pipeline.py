@@ -234,10 +234,7 @@ class VisionPipeline:
                 pts.append(t.xy + t.v * dt)
                 rad.append(1.2 * R + t.speed * dt)
                 # its speed may lag (just struck): anything it can reach along its way
-                w = det.xy_mm - t.xy
-                dw = np.linalg.norm(w, axis=1)
-                cos = (w @ t.v) / np.maximum(dw * t.speed, 1e-9)
-                ahead |= (cos > AHEAD_COS) & (dw <= tr.reach_mm(t, max(dt, 1e-3)))
+                ahead |= self._ahead(t, det.xy_mm, max(dt, 1e-3))
             elif t.state == "hidden" and (t.lost_moving or tr.vanished(t, det.frame)):
                 pts.append(t.xy)
                 rad.append(tr.reach_mm(t, max(dt, det.t - t.last_seen_t)))
@@ -312,12 +309,17 @@ class VisionPipeline:
         for t in tr.tracks.values():
             if t.state != "table" or t.speed <= REST_SPEED_MM_S:
                 continue
-            w = det.xy_mm - t.xy
-            dw = np.linalg.norm(w, axis=1)
             near = np.linalg.norm(det.xy_mm - (t.xy + t.v * dt), axis=1) <= 1.2 * R + t.speed * dt
-            cos = (w @ t.v) / np.maximum(dw * t.speed, 1e-9)
-            out |= near | ((cos > AHEAD_COS) & (dw <= tr.reach_mm(t, dt)))
+            out |= near | self._ahead(t, det.xy_mm, dt)
         return out
+
+    def _ahead(self, t, xy_mm: np.ndarray, dt: float) -> np.ndarray:
+        """Points ahead of moving track ``t`` (within ``AHEAD_COS``) that it can reach
+        in ``dt`` seconds."""
+        w = xy_mm - t.xy
+        dw = np.linalg.norm(w, axis=1)
+        cos = (w @ t.v) / np.maximum(dw * t.speed, 1e-9)
+        return (cos > AHEAD_COS) & (dw <= self.tracker.reach_mm(t, dt))
 
     def _moving_px(self, frame: Frame) -> np.ndarray:
         """Where balls moving faster than ``COARSE_TRAVEL_RADII`` a frame are expected."""
