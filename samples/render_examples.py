@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from luza.calibration.camera import CameraModel
-from luza.calibration.profiles import load_profile
+from luza.calibration.profiles import TableProfile, load_profile
 from luza.physics.state import BallPose
 from luza.samples import people
 from luza.samples.look import BLUE, CLOTH_COLOURS, Look
@@ -29,15 +29,21 @@ def _rot(rng: np.random.Generator) -> np.ndarray:
     return cv2.Rodrigues(rng.normal(0, 2.0, 3))[0]
 
 
-def free_pyramid_break(out: Path) -> Path:
+def _view(image_size: tuple[int, int], **camera) -> tuple[TableProfile, CameraModel]:
+    """The 12 ft pyramid table and a camera above it (``CameraModel.looking_down`` args)."""
     pr = load_profile("pyramid-12ft")
-    cam = CameraModel.looking_down(
-        pr.size_mm,
-        (1920, 1080),
-        height_mm=3000,
-        dist=(-0.10, 0.02, 0, 0, 0),
-        tilt_deg=(2, 1.5),
-        roll_deg=1.0,
+    return pr, CameraModel.looking_down(pr.size_mm, image_size, **camera)
+
+
+def _save(out: Path, name: str, img: np.ndarray) -> Path:
+    path = out / name
+    cv2.imwrite(str(path), img)
+    return path
+
+
+def free_pyramid_break(out: Path) -> Path:
+    pr, cam = _view(
+        (1920, 1080), height_mm=3000, dist=(-0.10, 0.02, 0, 0, 0), tilt_deg=(2, 1.5), roll_deg=1.0
     )
     r = Renderer(pr, cam, Look(), seed=1)
     rng = np.random.default_rng(5)
@@ -48,20 +54,12 @@ def free_pyramid_break(out: Path) -> Path:
     apex = pr.rack_positions()[0]
     ang = math.atan2(apex[1] - poses["Y"].y_mm, apex[0] - poses["Y"].x_mm)
     occ = people.cue_for_strike(pr, (poses["Y"].x_mm, poses["Y"].y_mm), ang, 1.0, 0.8)
-    path = out / "free_pyramid_break_1080p.png"
-    cv2.imwrite(str(path), r.render(poses, occ))
-    return path
+    return _save(out, "free_pyramid_break_1080p.png", r.render(poses, occ))
 
 
 def five_ball_opening(out: Path) -> Path:
-    pr = load_profile("pyramid-12ft")
-    cam = CameraModel.looking_down(
-        pr.size_mm,
-        (1280, 720),
-        height_mm=2800,
-        dist=(-0.16, 0.03, 0, 0, 0),
-        tilt_deg=(-1.5, 2),
-        roll_deg=-1.5,
+    pr, cam = _view(
+        (1280, 720), height_mm=2800, dist=(-0.16, 0.03, 0, 0, 0), tilt_deg=(-1.5, 2), roll_deg=-1.5
     )
     r = Renderer(pr, cam, BLUE, game="five-ball", seed=2)
     sp, (L, W) = pr.spots, pr.size_mm
@@ -73,20 +71,12 @@ def five_ball_opening(out: Path) -> Path:
         "W2": BallPose(*sp["fb-head-line"], 0, _rot(rng)),
         "W1": BallPose(L * 0.16, W * 0.62, 0, _rot(rng)),
     }
-    path = out / "five_ball_opening_720p.png"
-    cv2.imwrite(str(path), r.render(poses))
-    return path
+    return _save(out, "five_ball_opening_720p.png", r.render(poses))
 
 
 def mid_game(out: Path) -> Path:
-    pr = load_profile("pyramid-12ft")
-    cam = CameraModel.looking_down(
-        pr.size_mm,
-        (1920, 1080),
-        height_mm=3200,
-        dist=(-0.13, 0.03, 0, 0, 0),
-        tilt_deg=(1, -2),
-        roll_deg=0.7,
+    pr, cam = _view(
+        (1920, 1080), height_mm=3200, dist=(-0.13, 0.03, 0, 0, 0), tilt_deg=(1, -2), roll_deg=0.7
     )
     r = Renderer(pr, cam, Look(cloth_rgb=CLOTH_COLOURS["tournament-green"]), seed=3)
     rng = np.random.default_rng(11)
@@ -116,9 +106,8 @@ def mid_game(out: Path) -> Path:
         hand = people.hand_at(pr, (still["3"].x_mm, still["3"].y_mm), 0.0, 1.0, 0.35)
         return hand + people.cue_for_strike(pr, (L * 0.3, W * 0.75), -0.4, 5.0, 4.2)
 
-    path = out / "mid_game_arm_blur_1080p.png"
-    cv2.imwrite(str(path), r.render_exposure(pose_fn, 0.05, 1 / 60, n_sub=8, occluders_fn=occ_fn))
-    return path
+    img = r.render_exposure(pose_fn, 0.05, 1 / 60, n_sub=8, occluders_fn=occ_fn)
+    return _save(out, "mid_game_arm_blur_1080p.png", img)
 
 
 def main(argv: list[str] | None = None) -> int:
