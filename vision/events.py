@@ -189,7 +189,7 @@ def _fit(ts: np.ndarray, xy: np.ndarray) -> tuple[Piece, float]:
     if deg == 1:
         coef = np.vstack([coef, np.zeros((1, 2))])
     piece = Piece(tref, float(ts[-1]), tref, coef[:, 0].copy(), coef[:, 1].copy(), n)
-    pred = np.stack([piece.at(float(t)) for t in ts])
+    pred = np.vander(s, 3, increasing=True) @ coef  # piece.at at every sample, in one go
     res = float(np.max(np.linalg.norm(pred - xy, axis=1)))
     acc = 2.0 * math.hypot(coef[2, 0], coef[2, 1])
     if acc > MAX_ACCEL_MM_S2:
