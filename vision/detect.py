@@ -149,6 +149,8 @@ class BallDetector:
         self._coarse_px: np.ndarray | None = None  # moving balls: no full-resolution fit
         ko = int(2 * round(STREAK_OPEN_RADII * self.r_work) + 1)
         self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
+        ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)  # the clutter ring's points
+        self._ring = np.stack([np.cos(ang), np.sin(ang)], 1) * CLUTTER_RING_RADII * self.r_work
 
     # ------------------------------------------------------------------ geometry
     def _centre_region(self, xy: np.ndarray) -> np.ndarray:
@@ -681,8 +683,7 @@ class BallDetector:
         another ball (found or known) count as explained."""
         rw = self.r_work
         h, w = fg.shape
-        ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-        ring = np.stack([np.cos(ang), np.sin(ang)], 1) * CLUTTER_RING_RADII * rw
+        ring = self._ring
         out = np.zeros(len(pts))
         for i, p in enumerate(pts):
             q = p[None] + ring
@@ -691,7 +692,7 @@ class BallDetector:
             f = np.zeros(len(q))
             f[inside] = fg[qi[inside, 1], qi[inside, 0]]
             d = np.linalg.norm(q[:, None] - others[None], axis=2)
-            d[:, i] = np.inf if i < others.shape[0] else d[:, i]
+            d[:, i] = np.inf  # the peak itself (``others`` starts with ``pts``)
             explained = d.min(axis=1) < 1.05 * rw
             out[i] = float(((f > 0.5) & ~explained).mean())
         return out
