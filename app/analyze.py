@@ -38,13 +38,13 @@ from luza.rules.cli import parse_options
 from luza.rules.engine import Item, RuleError, load_game
 from luza.rules.record import write_record
 from luza.vision.cli import DEFAULT_TABLE
-from luza.vision.sources import STREAM_PREFIXES
 
 from . import scoresheet, stats
 from .common import (
     ArgumentError,
     add_db_argument,
     atomic_file,
+    is_live_source,
     open_store,
     parse_players,
     part_path,
@@ -229,7 +229,7 @@ def _analyze(
     put("stats_png", lambda p: stats.render_png(p, st, run.frames, items, run.profile, title))
     seconds["score"] = round(time.perf_counter() - t0, 2)
 
-    live = str(video).isdigit() or str(video).startswith(STREAM_PREFIXES)
+    live = is_live_source(str(video))
     if video_out and live:
         # the overlay is drawn on a second pass over the frames: a camera or a stream
         # cannot be read twice (``luza live`` shows a live one)

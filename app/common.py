@@ -61,6 +61,14 @@ def quiet_video_logs() -> None:
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
 
+def is_live_source(spec: str) -> bool:
+    """Whether a ``--source`` / video spec is a camera index or a stream URL (it cannot be
+    read twice, and a dropout is reconnected) rather than a file."""
+    from luza.vision.sources import STREAM_PREFIXES
+
+    return spec.isdigit() or spec.startswith(STREAM_PREFIXES)
+
+
 def resolve_db(db: str | Path | None) -> Path:
     """``--db`` if given, else ``$LUZA_DB``, else ``~/.luza/matches.sqlite``."""
     if db:

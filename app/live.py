@@ -21,7 +21,7 @@ import socket
 import sys
 import threading
 
-from luza.app.common import add_db_argument
+from luza.app.common import add_db_argument, is_live_source
 from luza.errors import LuzaError
 from luza.events import GAMES
 
@@ -60,12 +60,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--exit-when-done", action="store_true", help="stop the server when a video file ends"
     )
     p.set_defaults(func=cmd_live)
-
-
-def is_live_source(spec: str) -> bool:
-    from luza.vision.sources import STREAM_PREFIXES
-
-    return spec.isdigit() or spec.startswith(STREAM_PREFIXES)
 
 
 def cmd_live(args: argparse.Namespace) -> int:
