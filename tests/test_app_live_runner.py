@@ -76,8 +76,11 @@ def _runner(store, source, open_frames, live):
     return r, states
 
 
-def test_runner_scores_stores_and_finishes_a_file(setup, observed, tmp_path):
+def test_runner_scores_stores_and_finishes_a_file(setup, observed, tmp_path, monkeypatch):
     _cam, profile = setup
+    # ball positions on every frame (not every 0.1 s of wall time: at speed 0 the clip may be
+    # tracked in well under a second, and the page's balls below would hardly change)
+    monkeypatch.setattr("luza.app.live_runner.BALLS_EVERY_S", 0.0)
     store = MatchStore(tmp_path / "m.sqlite")
     r, states = _runner(store, str(CLIP), lambda: open_source(CLIP), live=False)
     r.start()
