@@ -430,11 +430,11 @@ class LiveRunner(threading.Thread):
                 self._publish()
                 return ev.to_dict()
             try:
-                self._score(self.items + self._held + [ev])
+                scored = self._score(self.items + self._held + [ev])
             except LuzaError as e:
                 raise InputError(_WHERE.sub("input", str(e)).removeprefix("input: ")) from None
             if self.inc.at_rest and not self._held:
-                self._append([ev])
+                self._append([ev], scored)
             else:
                 self._held.append(ev)
             self._publish()
@@ -599,8 +599,7 @@ class LiveRunner(threading.Thread):
                 fixed.append(e)
             merged = sorted(fixed + self._held, key=lambda e: e.t)  # stable: vision first
             self._held = []
-            accepted = self._accept(merged)
-            self._append(accepted)
+            self._append(*self._accept(merged))
             self._publish()
 
     def _first_table_state(self, new: list[Event]) -> list[Event]:
@@ -621,22 +620,22 @@ class LiveRunner(threading.Thread):
             new = [ts, names, *new[1:]]
         return new
 
-    def _accept(self, new: list[Event]) -> list[Event]:
-        """The new events the rules accept (each refused one is left out and noted)."""
+    def _accept(self, new: list[Event]) -> tuple[list[Event], Scored | None]:
+        """The new events the rules accept (each refused one is left out and noted), and
+        the match scored with them (None when none could be scored)."""
         cand = list(new)
         for _ in range(len(new) + 1):
             try:
-                self._score(self.items + cand)
-                return cand
+                return cand, self._score(self.items + cand)
             except LuzaError as e:
                 m = _WHERE.search(str(e))
                 k = int(m.group(1)) - len(self.items) if m else -1
                 if not 0 <= k < len(cand):
                     self._note_ignored(f"{len(cand)} events at t≤{self.t_now:.1f} s: {e}")
-                    return []
+                    return [], None
                 bad = cand.pop(k)
                 self._note_ignored(f"{bad.type} at t={bad.t:.2f} s: {_WHERE.sub('', str(e))}")
-        return []
+        return [], None
 
     def _note_ignored(self, msg: str) -> None:
         self.status.ignored = (self.status.ignored + [msg])[-5:]
@@ -645,19 +644,22 @@ class LiveRunner(threading.Thread):
         items = [Item(e, f"live:{i}") for i, e in enumerate(events)]
         return score_items(items, self.game, self.table, self.options)
 
-    def _rescore(self) -> None:
+    def _rescore(self, scored: Scored | None = None) -> None:
+        """Rulings and final of ``self.items`` (``scored``: already scored, by the caller)."""
         if not self.items:
             return
-        scored = self._score(self.items)
+        if scored is None:
+            scored = self._score(self.items)
         self.rulings = [r.to_dict() for r in scored.rulings]
         self.final = dict(scored.final)
         self._texts = [r.to_text() for r in scored.rulings]
 
-    def _append(self, events: list[Event]) -> None:
-        """Rescore with ``events`` and store them, the rulings and resume_t in one go."""
+    def _append(self, events: list[Event], scored: Scored | None = None) -> None:
+        """Rescore with ``events`` and store them, the rulings and resume_t in one go
+        (``scored``: the items with ``events`` scored already, not scored again)."""
         if events:
             self.items = self.items + list(events)
-        self._rescore()
+        self._rescore(scored)
         self.store.append(self.match_id, events, self.rulings, self.inc.resume_t)
         if self.final.get("winner") is not None and not self.finished:
             # the game is won: the match is finished (a restart starts the next one)
