@@ -7,14 +7,23 @@ it decodes a 720p H.264 file at ~300-350 frames/s against ~180 for PyAV with
 ``to_ndarray("bgr24")`` (``benchmarks/bench_track.py`` prints both); PyAV stays
 available as ``backend="pyav"``.
 
+A file is decoded ahead of its consumer by a thread (``PREFETCH_FRAMES`` frames
+at most): the decoders release the GIL, so tracking runs while the next frames
+decode and end to end approaches the slower of the two instead of their sum.
+Frames still come in order, none is lost, an error in the decoder is raised in
+the consumer, and the thread stops when the iteration ends, is abandoned
+(``break``) or the source is closed.
+
 Errors a user can act on (a missing file, a file that is not a video, an absent
 camera) raise :class:`SourceError`.
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +32,9 @@ import numpy as np
 from luza.errors import LuzaError
 
 STREAM_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
+PREFETCH_FRAMES = 4  # a file's frames decoded ahead of the consumer (0: decode inline)
+READER_JOIN_S = 5.0  # closing waits this long for a camera / stream read to return
+_POLL_S = 0.05  # how often a blocked decode thread looks whether it should stop
 
 
 class SourceError(LuzaError):
@@ -36,6 +48,80 @@ class Frame:
     index: int
     t: float
     image: np.ndarray
+
+
+class _Prefetch:
+    """Runs an iterator in a thread, at most ``depth`` items ahead of the consumer.
+
+    Iterate it once: items in order; the producer's exception (a broken video) is
+    raised here; ending, abandoning the iteration or :meth:`stop` ends the thread
+    (the producer's iterator is closed in its own thread, so its ``finally`` runs
+    there, never concurrently with the consumer).
+    """
+
+    _ITEM, _END, _ERROR = range(3)
+
+    def __init__(self, make_iter: Callable[[], Iterator], depth: int) -> None:
+        self._q: queue.Queue = queue.Queue(maxsize=max(1, depth))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, args=(make_iter,), name="luza-decode", daemon=True
+        )
+        self._thread.start()
+
+    def _put(self, item: tuple) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._q.put(item, timeout=_POLL_S)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _run(self, make_iter: Callable[[], Iterator]) -> None:
+        it = None
+        try:
+            it = make_iter()
+            for x in it:
+                if not self._put((self._ITEM, x)):
+                    return
+            self._put((self._END, None))
+        except BaseException as e:  # handed to the consumer, raised there
+            self._put((self._ERROR, e))
+        finally:
+            close = getattr(it, "close", None)
+            if close is not None:
+                close()
+
+    def __iter__(self) -> Iterator:
+        try:
+            while True:
+                kind, x = self._q.get()
+                if kind == self._ITEM:
+                    yield x
+                elif kind == self._END:
+                    return
+                else:
+                    raise x
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """End the producer thread (idempotent); frames decoded ahead are dropped."""
+        self._stop.set()
+        if threading.current_thread() is self._thread:
+            return
+        while self._thread.is_alive():
+            try:  # unblock a producer waiting on a full queue
+                while True:
+                    self._q.get_nowait()
+            except queue.Empty:
+                pass
+            self._thread.join(_POLL_S)
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
 
 
 class FrameSource:
@@ -62,7 +148,7 @@ class FrameSource:
 class PyAVFileSource(FrameSource):
     """A video file decoded with PyAV (threaded decoding, BGR output)."""
 
-    def __init__(self, path: str | Path, threads: int = 0) -> None:
+    def __init__(self, path: str | Path, threads: int = 0, prefetch: int = PREFETCH_FRAMES) -> None:
         import av
 
         p = Path(path)
@@ -89,8 +175,16 @@ class PyAVFileSource(FrameSource):
         self.frame_count = int(self._stream.frames) or None
         self.name = str(p)
         self._path = p
+        self.prefetch = prefetch
+        self._ahead: _Prefetch | None = None
 
     def __iter__(self) -> Iterator[Frame]:
+        if self.prefetch > 0:
+            self._ahead = _Prefetch(self._decode, self.prefetch)
+            return iter(self._ahead)
+        return self._decode()
+
+    def _decode(self) -> Iterator[Frame]:
         import av
 
         tb = self._stream.time_base
@@ -109,13 +203,21 @@ class PyAVFileSource(FrameSource):
             raise SourceError(f"{self._path}: broken video ({e})") from None
 
     def close(self) -> None:
+        if self._ahead is not None:
+            self._ahead.stop()
         self._container.close()
 
 
 class CvCaptureSource(FrameSource):
     """A camera index, a stream URL or a file through ``cv2.VideoCapture``."""
 
-    def __init__(self, spec: str | int, live: bool | None = None, pace: bool = False) -> None:
+    def __init__(
+        self,
+        spec: str | int,
+        live: bool | None = None,
+        pace: bool = False,
+        prefetch: int = PREFETCH_FRAMES,
+    ) -> None:
         import cv2
 
         self._spec = spec
@@ -141,36 +243,44 @@ class CvCaptureSource(FrameSource):
         self.drop_late = True  # live: skip frames the consumer cannot keep up with
         self.dropped = 0
         self.pace = pace  # a file replayed in real time, as a camera would deliver it
+        self.prefetch = prefetch  # a file (not live, not paced): frames decoded ahead
+        self._ahead: _Prefetch | None = None
+        self._reader: threading.Thread | None = None
+        self._reader_done: dict | None = None
 
     def __iter__(self) -> Iterator[Frame]:
         if self.live and self.drop_late:
-            yield from self._iter_latest()
-            return
-        yield from self._iter_all()
+            return self._iter_latest()
+        if not self.live and not self.pace and self.prefetch > 0:
+            self._ahead = _Prefetch(self._iter_all, self.prefetch)
+            return iter(self._ahead)
+        return self._iter_all()
 
     def _iter_latest(self) -> Iterator[Frame]:
         """Live: a reader thread keeps only the newest frame, so a consumer that is
         slower than the camera skips frames instead of falling ever further behind
         (``dropped`` counts them; the tracker copes with the longer time steps)."""
-        import threading
-
         lock = threading.Condition()
-        box: dict = {"frame": None, "done": False, "n": 0}
+        box: dict = {"frame": None, "done": False, "error": None}
 
         def reader() -> None:
-            for fr in self._iter_all():
-                with lock:
-                    if box["frame"] is not None:
-                        self.dropped += 1
-                    box["frame"] = fr
-                    lock.notify()
-                if box["done"]:
-                    break
+            try:
+                for fr in self._iter_all():
+                    with lock:
+                        if box["frame"] is not None:
+                            self.dropped += 1
+                        box["frame"] = fr
+                        lock.notify()
+                    if box["done"]:
+                        break
+            except BaseException as e:  # raised in the consumer
+                box["error"] = e
             with lock:
                 box["done"] = True
                 lock.notify()
 
-        th = threading.Thread(target=reader, daemon=True)
+        th = threading.Thread(target=reader, name="luza-camera", daemon=True)
+        self._reader, self._reader_done = th, box
         th.start()
         try:
             while True:
@@ -179,6 +289,8 @@ class CvCaptureSource(FrameSource):
                         lock.wait(1.0)
                     fr, box["frame"] = box["frame"], None
                     if fr is None and box["done"]:
+                        if box["error"] is not None:
+                            raise box["error"]
                         return
                 if fr is not None:
                     yield fr
@@ -210,6 +322,14 @@ class CvCaptureSource(FrameSource):
             i += 1
 
     def close(self) -> None:
+        """Stop the decode / reader thread (no read runs while the capture is released)."""
+        if self._ahead is not None:
+            self._ahead.stop()
+        if self._reader is not None and self._reader_done is not None:
+            self._reader_done["done"] = True
+            self._reader.join(READER_JOIN_S)
+            if self._reader.is_alive():
+                return  # a stream stuck in a read: released with the object, not under it
         self._cap.release()
 
 
@@ -231,11 +351,13 @@ class ArraySource(FrameSource):
             yield Frame(i, i / self.fps, img)
 
 
-def open_source(spec: str | int | Path, backend: str = "auto") -> FrameSource:
+def open_source(
+    spec: str | int | Path, backend: str = "auto", prefetch: int = PREFETCH_FRAMES
+) -> FrameSource:
     """Open a file path, a camera index (``0`` or ``"0"``) or a stream URL.
 
     ``backend``: ``"auto"`` (= ``"opencv"``, the faster decoder here) or ``"pyav"``
-    (files only).
+    (files only).  ``prefetch``: frames of a file decoded ahead in a thread (0: none).
     """
     s = str(spec)
     is_camera = isinstance(spec, int) or s.isdigit()
@@ -243,15 +365,20 @@ def open_source(spec: str | int | Path, backend: str = "auto") -> FrameSource:
     if backend not in ("auto", "pyav", "opencv"):
         raise SourceError(f"unknown video backend '{backend}' (auto, pyav, opencv)")
     if is_camera or is_stream or backend in ("auto", "opencv"):
-        return CvCaptureSource(spec if not isinstance(spec, Path) else str(spec))
-    return PyAVFileSource(spec)
+        return CvCaptureSource(spec if not isinstance(spec, Path) else str(spec), prefetch=prefetch)
+    return PyAVFileSource(spec, prefetch=prefetch)
 
 
-def decode_rate(spec: str | Path, backend: str = "auto", max_frames: int | None = None) -> float:
+def decode_rate(
+    spec: str | Path,
+    backend: str = "auto",
+    max_frames: int | None = None,
+    prefetch: int = PREFETCH_FRAMES,
+) -> float:
     """Decode-only frames per second of a file (the yardstick for end-to-end speed)."""
     n = 0
     t0 = time.perf_counter()
-    with open_source(spec, backend) as src:
+    with open_source(spec, backend, prefetch) as src:
         for _ in src:
             n += 1
             if max_frames and n >= max_frames:
