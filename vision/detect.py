@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile
@@ -57,7 +58,8 @@ CLUTTER_RING_RADII = 1.6  # ring around a peak checked for unexplained foregroun
 CLUTTER_RING_FRACTION = 0.5  # ... more of it than this: a finger or a ball in a hand ...
 CLUTTER_SCORE_FACTOR = 0.3  # ... whose score is scaled by this
 REFINE_MIN_SCORE = 0.6  # detections scoring less (motion blur) keep their coarse centre
-FULL_RIM_COVERAGE = 260.0  # degrees of free rim for a free-radius circle fit
+FULL_RIM_COVERAGE = 260.0  # degrees of free rim for a free-radius circle fit ...
+COVER_BINS = 24  # ... counted in sectors of 15 degrees
 # Motion blur: a ball faster than about a diameter per exposure leaves a streak with
 # straight sides and no round rim to vote.  It is found as a solid stadium-shaped
 # blob of foreground, one ball wide and longer than a ball (a cue is far thinner;
@@ -71,6 +73,7 @@ STREAK_MAX_LENGTH_RADII = 16.0  # longer: not one ball
 STREAK_FILL = 0.8  # area / the stadium's area of the same length and width
 STREAK_SCORE = 0.5
 STREAK_MIN_REL = 0.8  # a streak's mean brightness / the cloth's (a ball is not darker)
+_CHANNEL_SUM = np.ones((1, 3), np.float32)  # cv2.transform: the sum of a pixel's channels
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,6 @@ class BallDetector:
         self.reject_clutter = True  # lower the score of peaks inside unexplained foreground
         self.edge_radius_factor = 1.0  # measured rim radius / expected radius (free rims)
         self._radius_ratios: list[float] = []
-        self._grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.find_streaks = True  # also report motion-blur streaks (Detections.blur_mm)
         self._coarse_px: np.ndarray | None = None  # moving balls: no full-resolution fit
         ko = int(2 * round(STREAK_OPEN_RADII * self.r_work) + 1)
@@ -225,27 +227,33 @@ class BallDetector:
 
         ``off``: the work-pixel offset of a window (needs a fixed cloth model).
         """
-        chroma, inten = self._chroma_intensity(work)
         if self._cloth is not None:
             cf, inf = self._cloth
             if off is not None:
                 h, w = work.shape[:2]
                 cf = cf[off[1] : off[1] + h, off[0] : off[0] + w]
                 inf = inf[off[1] : off[1] + h, off[0] : off[0] + w]
+            # the per-frame path: _chroma_intensity's arithmetic with OpenCV's
+            # per-pixel channel sums (exact: sums of integers, and of three squares)
+            f = work.astype(np.float32)
+            inten = cv2.transform(f, _CHANNEL_SUM)
+            inten += 3.0
+            dd = cv2.subtract(f / inten[..., None], cf)
+            dc = np.sqrt(cv2.transform(cv2.multiply(dd, dd), _CHANNEL_SUM))
         else:
+            chroma, inten = self._chroma_intensity(work)
             cf, inf = self._estimate_cloth(chroma, inten)
-        dd = chroma - cf
-        dd *= dd
-        dc = np.sqrt(dd[..., 0] + dd[..., 1] + dd[..., 2])
+            dd = chroma - cf
+            dd *= dd
+            dc = np.sqrt(dd[..., 0] + dd[..., 1] + dd[..., 2])
         rel = inten / inf
-        fg = np.maximum.reduce(
-            [
-                (dc - self.cfg.chroma_floor) / self.cfg.chroma_scale,
-                (rel - BRIGHT_REL) / 0.3,
-                (DARK_REL - rel) / 0.15,
-            ]
+        fg = np.maximum(
+            np.maximum(
+                (dc - self.cfg.chroma_floor) / self.cfg.chroma_scale, (rel - BRIGHT_REL) / 0.3
+            ),
+            (DARK_REL - rel) / 0.15,
         )
-        return np.clip(fg, 0.0, 1.0).astype(np.float32), rel
+        return np.clip(fg, 0.0, 1.0).astype(np.float32, copy=False), rel
 
     # ----------------------------------------------------------------- detection
     def rim_votes(self, work: np.ndarray) -> np.ndarray:
@@ -256,14 +264,16 @@ class BallDetector:
         spreads them along a line, a soft shadow edge hardly votes.  Normalised so
         a full, crisp rim gives ~1.
         """
-        gx, gy, m = max_channel_gradient(work)
+        grads = _ChannelGradients(work)
         g_lo = EDGE_MIN_GRAD
-        ys, xs = np.nonzero(m > g_lo * g_lo)
-        h, w = m.shape
+        h, w = grads.shape
+        flat = np.flatnonzero(grads.m > g_lo * g_lo)
         acc = np.zeros(h * w, np.float32)
-        if len(xs):
-            g = np.sqrt(m[ys, xs])
-            ux, uy = gx[ys, xs] / g, gy[ys, xs] / g
+        if len(flat):
+            ys, xs = np.divmod(flat, w)
+            gx, gy, m = grads.at(flat)
+            g = np.sqrt(m)
+            ux, uy = gx / g, gy / g
             wt = np.minimum(g / EDGE_FULL_GRAD, 1.0).astype(np.float32)
             r = self.r_vote
             for sgn in (1.0, -1.0):
@@ -488,11 +498,16 @@ class BallDetector:
         min_area = 0.7 * STREAK_WIDTH_RADII[0] * STREAK_MIN_LENGTH_RADII * rw * rw
         n, lab, stats, _cen = cv2.connectedComponentsWithStats(mask, connectivity=8)
         ww, wh = self.work_size
-        bw = self._to_work(balls_px) - np.array([ox, oy]) if len(balls_px) else np.zeros((0, 2))
+        # a blob holding a known ball is that ball's (and its neighbours', a hand's)
+        known = np.zeros(n, bool)
+        if len(balls_px):
+            bi = np.round(self._to_work(balls_px) - np.array([ox, oy])).astype(int)
+            inside = (bi[:, 0] >= 0) & (bi[:, 0] < w) & (bi[:, 1] >= 0) & (bi[:, 1] < h)
+            known[lab[bi[inside, 1], bi[inside, 0]]] = True
         out_px, out_half = [], []
         for i in range(1, n):
             x, y, bxw, bxh, area = (int(v) for v in stats[i])
-            if area < min_area:
+            if area < min_area or known[i]:
                 continue
             # cut by the window (not by the image): partial, the neighbouring box has it
             if (x == 0 and ox > 0) or (y == 0 and oy > 0):
@@ -529,12 +544,6 @@ class BallDetector:
             stadium = width * (length - width) + 0.25 * math.pi * width * width
             if area < STREAK_FILL * stadium:
                 continue
-            if len(bw):
-                bi = np.round(bw).astype(int)
-                inside = (bi[:, 0] >= x) & (bi[:, 0] < x + bxw) & (bi[:, 1] >= y)
-                inside &= bi[:, 1] < y + bxh
-                if inside.any() and sub[bi[inside, 1] - y, bi[inside, 0] - x].any():
-                    continue  # a known ball's blob (a ball and its neighbours, a hand)
             half = 0.5 * (length - width) * u
             out_px.append(c + np.array([ox, oy]))
             out_half.append(half)
@@ -569,69 +578,132 @@ class BallDetector:
         of isolated balls measured (``edge_radius_factor``), so an arc on one side
         does not pull the centre.
         """
-        h, w = image.shape[:2]
         out = np.asarray(xy_px, float).copy()
-        allp = out if others_px is None or len(others_px) == 0 else np.vstack([out, others_px])
-        for i in range(len(out)):
-            r = float(radius_px[i])
-            k = int(math.ceil(1.45 * r)) + 1
-            dn = allp - out[i]
-            dd = np.hypot(dn[:, 0], dn[:, 1])
-            close = (dd > 0.5 * r) & (dd < 2.5 * r)
-            nbr = dn[close] / dd[close, None]
-            ix, iy = int(round(out[i, 0])), int(round(out[i, 1]))
-            if ix - k < 1 or iy - k < 1 or ix + k >= w - 1 or iy + k >= h - 1:
-                continue
-            # one gradient per ball; the iterations only move the centre within it
-            patch = image[iy - k - 1 : iy + k + 2, ix - k - 1 : ix + k + 2]
-            gx, gy, m = max_channel_gradient(patch)
-            gx, gy, m = gx[1:-1, 1:-1], gy[1:-1, 1:-1], m[1:-1, 1:-1]
-            mag = np.sqrt(m)
-            strong = mag > EDGE_MIN_GRAD
-            xx, yy = self._grid_xy(k)
-            for _ in range(2):
-                cx, cy = out[i]
-                px_, py_ = xx + (ix - cx), yy + (iy - cy)  # relative to the centre
-                d2 = px_ * px_ + py_ * py_
-                sel = strong & (d2 > (0.6 * r) ** 2) & (d2 < (1.35 * r) ** 2)
-                if sel.sum() < 8:
-                    break
-                g = mag[sel]
-                ux, uy = gx[sel] / g, gy[sel] / g
-                qx, qy = px_[sel], py_[sel]
-                outward = qx * ux + qy * uy > 0
-                s = np.where(outward, -1.0, 1.0)
-                re = r * self.edge_radius_factor
-                vx, vy = qx + s * re * ux, qy + s * re * uy
-                near = vx * vx + vy * vy < (0.3 * r) ** 2
-                if self.inward_edges:
-                    near &= ~outward  # the ball is the brighter side of its own rim
-                free = near.copy()
-                if len(nbr):
-                    qd = np.hypot(qx, qy) + 1e-9
-                    cosang = (qx[:, None] * nbr[None, :, 0] + qy[:, None] * nbr[None, :, 1]) / qd[
-                        :, None
-                    ]
-                    free &= cosang.max(axis=1) < NEIGHBOUR_COS
-                use = free if free.sum() >= 8 else near
-                if use.sum() < 8:
-                    break
-                wt = np.minimum(g[use], EDGE_FULL_GRAD).astype(np.float64)
-                step = np.array([(wt * vx[use]).sum(), (wt * vy[use]).sum()]) / wt.sum()
-                ang = np.arctan2(qy[use], qx[use])
-                cover = _angular_coverage(ang)
-                if cover >= FULL_RIM_COVERAGE:
-                    fit = _circle_fit(qx[use], qy[use], wt)
-                    if fit is not None and abs(fit[2] - r) < 0.15 * r:
-                        step = fit[:2]
-                        if not len(nbr):
-                            self._radius_ratios.append(fit[2] / r)
-                out[i] += step
-                if abs(step[0]) + abs(step[1]) < 0.05:
-                    break
+        radius = np.asarray(radius_px, float).reshape(-1)
+        if others_px is None or len(others_px) == 0:
+            # no other balls: each ball's neighbours are the others of ``xy_px`` as
+            # refined so far (the balls before it already moved), so one at a time
+            for i in range(len(out)):
+                out[i] = self._refine_batch(image, out[i : i + 1], radius[i : i + 1], out)[0]
+        elif len(out):
+            out = self._refine_batch(image, out, radius, np.vstack([out, others_px]))
         if len(self._radius_ratios) >= 3:
             self.edge_radius_factor = float(np.median(self._radius_ratios[-200:]))
             self._radius_ratios = self._radius_ratios[-200:]
+        return out
+
+    def _refine_batch(
+        self, image: np.ndarray, xy: np.ndarray, radius: np.ndarray, nbr_px: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`refine_full` of several balls at once (neighbours at ``nbr_px``, fixed).
+
+        Every ball's strong edge pixels in a window of ``1.45 r + 1`` around it go into
+        one list (one Sobel over the balls' patches stacked), and each iteration
+        works on that list with per-ball sums -- the per-ball loop's arithmetic, a
+        few numpy calls per iteration for all balls instead of ~90 per ball.
+        """
+        h, w = image.shape[:2]
+        out = xy.astype(float).copy()
+        n = len(out)
+        r = radius
+        k = (np.ceil(1.45 * r)).astype(int) + 1
+        ix, iy = (np.rint(out[:, 0]).astype(int), np.rint(out[:, 1]).astype(int))
+        valid = (ix - k >= 1) & (iy - k >= 1) & (ix + k < w - 1) & (iy + k < h - 1)
+        if not valid.any():
+            return out
+        # neighbour directions (unit vectors), zero-padded: a zero never reaches the cos
+        dn = nbr_px[None, :, :] - out[:, None, :]
+        dd = np.hypot(dn[..., 0], dn[..., 1])
+        close = (dd > 0.5 * r[:, None]) & (dd < 2.5 * r[:, None])
+        n_nb = close.sum(axis=1)
+        nb = np.zeros((n, max(1, int(n_nb.max())), 2))
+        for i in np.nonzero(n_nb)[0]:
+            nb[i, : n_nb[i]] = dn[i, close[i]] / dd[i, close[i], None]
+        # one gradient for all balls: their patches (a pixel of border) stacked
+        kmax = int(k[valid].max())
+        K = 2 * kmax + 3
+        chans = image.shape[2:] if image.ndim == 3 else ()
+        balls = np.nonzero(valid)[0]
+        stack = np.zeros((len(balls), K, K, *chans), image.dtype)
+        for j, i in enumerate(balls):
+            y0, x0 = iy[i] - kmax - 1, ix[i] - kmax - 1
+            sy0, sx0 = max(0, y0), max(0, x0)
+            sy1, sx1 = min(h, y0 + K), min(w, x0 + K)
+            stack[j, sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = image[sy0:sy1, sx0:sx1]
+        grads = _ChannelGradients(stack.reshape(len(balls) * K, K, *chans))
+        cand = np.flatnonzero(grads.m > EDGE_MIN_GRAD * EDGE_MIN_GRAD)
+        mag = np.sqrt(grads.m.ravel()[cand])
+        cand, mag = cand[mag > EDGE_MIN_GRAD], mag[mag > EDGE_MIN_GRAD]
+        row, col = np.divmod(cand, K)
+        bj, ly = np.divmod(row, K)
+        cb = balls[bj]  # the ball of each candidate pixel
+        dy, dx = ly - (kmax + 1), col - (kmax + 1)
+        own = (np.abs(dx) <= k[cb]) & (np.abs(dy) <= k[cb])  # the ball's own window
+        cand, mag, cb = cand[own], mag[own], cb[own]
+        gx, gy = grads.at(cand)[:2]
+        xx, yy = dx[own].astype(np.float32), dy[own].astype(np.float32)
+        re_all = r * self.edge_radius_factor
+        active = valid.copy()
+        ratios: list[tuple[np.ndarray, np.ndarray]] = []
+        for _ in range(2):
+            live = active[cb]
+            b = cb[live]
+            px_ = xx[live] + (ix[b] - out[b, 0])  # relative to the centre
+            py_ = yy[live] + (iy[b] - out[b, 1])
+            d2 = px_ * px_ + py_ * py_
+            rb = r[b]
+            sel = (d2 > (0.6 * rb) ** 2) & (d2 < (1.35 * rb) ** 2)
+            active &= np.bincount(b[sel], minlength=n) >= 8
+            sel &= active[b]
+            b = b[sel]
+            g = mag[live][sel]
+            ux, uy = gx[live][sel] / g, gy[live][sel] / g
+            qx, qy = px_[sel], py_[sel]
+            outward = qx * ux + qy * uy > 0
+            s = np.where(outward, -1.0, 1.0)
+            re = re_all[b]
+            vx, vy = qx + s * re * ux, qy + s * re * uy
+            near = vx * vx + vy * vy < (0.3 * r[b]) ** 2
+            if self.inward_edges:
+                near &= ~outward  # the ball is the brighter side of its own rim
+            qd = np.hypot(qx, qy) + 1e-9
+            nbb = nb[b]
+            cosang = (qx[:, None] * nbb[:, :, 0] + qy[:, None] * nbb[:, :, 1]) / qd[:, None]
+            free = near & (cosang.max(axis=1) < NEIGHBOUR_COS)
+            use = np.where(np.bincount(b[free], minlength=n)[b] >= 8, free, near)
+            active &= np.bincount(b[use], minlength=n) >= 8
+            use &= active[b]
+            if not use.any():
+                break
+            b = b[use]
+            wt = np.minimum(g[use], EDGE_FULL_GRAD).astype(np.float64)
+            qx, qy, vx, vy = qx[use], qy[use], vx[use], vy[use]
+            sw = np.bincount(b, wt, minlength=n)
+            on = active & (sw > 0)
+            step = np.zeros((n, 2))
+            step[on, 0] = np.bincount(b, wt * vx, minlength=n)[on] / sw[on]
+            step[on, 1] = np.bincount(b, wt * vy, minlength=n)[on] / sw[on]
+            ang = np.arctan2(qy, qx)
+            bins = ((ang + math.pi) / (2 * math.pi) * COVER_BINS).astype(int) % COVER_BINS
+            hit = np.bincount(b * COVER_BINS + bins, minlength=n * COVER_BINS) > 0
+            cover = 360.0 * hit.reshape(n, COVER_BINS).sum(axis=1) / COVER_BINS
+            full = on & (cover >= FULL_RIM_COVERAGE)
+            if full.any():
+                fit = _circle_fits(qx, qy, wt, b, n)
+                good = full & np.isfinite(fit[:, 2]) & (np.abs(fit[:, 2] - r) < 0.15 * r)
+                step[good] = fit[good, :2]
+                alone = good & (n_nb == 0)
+                if alone.any():
+                    idx = np.nonzero(alone)[0]
+                    ratios.append((idx, fit[idx, 2] / r[idx]))
+            out[on] += step[on]
+            active &= on & (np.abs(step[:, 0]) + np.abs(step[:, 1]) >= 0.05)
+            if not active.any():
+                break
+        if ratios:  # in the per-ball loop's order: by ball, then by iteration
+            idx = np.concatenate([i for i, _ in ratios])
+            val = np.concatenate([v for _, v in ratios])
+            self._radius_ratios += [float(v) for v in val[np.argsort(idx, kind="stable")]]
         return out
 
     def surroundings(
@@ -683,36 +755,26 @@ class BallDetector:
         another ball (found or known) count as explained."""
         rw = self.r_work
         h, w = fg.shape
-        ring = self._ring
-        out = np.zeros(len(pts))
-        for i, p in enumerate(pts):
-            q = p[None] + ring
-            qi = np.round(q).astype(int)
-            inside = (qi[:, 0] >= 0) & (qi[:, 0] < w) & (qi[:, 1] >= 0) & (qi[:, 1] < h)
-            f = np.zeros(len(q))
-            f[inside] = fg[qi[inside, 1], qi[inside, 0]]
-            d = np.linalg.norm(q[:, None] - others[None], axis=2)
-            d[:, i] = np.inf  # the peak itself (``others`` starts with ``pts``)
-            explained = d.min(axis=1) < 1.05 * rw
-            out[i] = float(((f > 0.5) & ~explained).mean())
-        return out
-
-    def _grid_xy(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        g = self._grids.get(k)
-        if g is None:
-            yy, xx = np.mgrid[-k : k + 1, -k : k + 1].astype(np.float32)
-            g = self._grids[k] = (xx, yy)
-        return g
+        n = len(pts)
+        q = pts[:, None, :] + self._ring[None]  # (peak, ring point, xy)
+        qi = np.round(q).astype(int)
+        inside = (qi[..., 0] >= 0) & (qi[..., 0] < w) & (qi[..., 1] >= 0) & (qi[..., 1] < h)
+        f = np.zeros(inside.shape)
+        f[inside] = fg[qi[..., 1][inside], qi[..., 0][inside]]
+        d = np.linalg.norm(q[:, :, None] - others[None, None], axis=3)
+        d[np.arange(n), :, np.arange(n)] = (
+            np.inf
+        )  # the peak itself (``others`` starts with ``pts``)
+        explained = d.min(axis=2) < 1.05 * rw
+        return ((f > 0.5) & ~explained).mean(axis=1)
 
     def _core_support(self, fg: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Mean foreground over the central disc at each (x, y) work pixel."""
         core = self._core
         k = core.shape[0] // 2
         fgp = np.pad(fg, k, mode="constant")
-        out = np.empty(len(xs), np.float32)
-        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
-            out[i] = (fgp[y : y + 2 * k + 1, x : x + 2 * k + 1] * core).sum()
-        return out
+        win = sliding_window_view(fgp, core.shape)[ys, xs] * core
+        return win.reshape(len(xs), -1).sum(axis=1)  # each window summed as one row
 
     def _peak_centroid(self, acc: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Sub-pixel peak: centroid of the votes above half the peak in a small window."""
@@ -720,14 +782,21 @@ class BallDetector:
         h, w = acc.shape
         out = pts.copy()
         yy, xx = np.mgrid[-k : k + 1, -k : k + 1].astype(np.float64)
-        for i, (x, y) in enumerate(pts.astype(int)):
-            if x < k or y < k or x >= w - k or y >= h - k:
-                continue
-            win = acc[y - k : y + k + 1, x - k : x + k + 1].astype(np.float64)
-            win = np.maximum(win - 0.5 * win.max(), 0.0)
-            s = win.sum()
-            if s > 0:
-                out[i] = (x + (win * xx).sum() / s, y + (win * yy).sum() / s)
+        ip = pts.astype(int)
+        x, y = ip[:, 0], ip[:, 1]
+        ok = np.nonzero((x >= k) & (y >= k) & (x < w - k) & (y < h - k))[0]
+        if not len(ok):
+            return out
+        win = sliding_window_view(acc, xx.shape)[y[ok] - k, x[ok] - k].astype(np.float64)
+        win = np.maximum(win - 0.5 * win.max(axis=(1, 2), keepdims=True), 0.0)
+        n = len(ok)
+        s = win.reshape(n, -1).sum(axis=1)
+        sx = (win * xx).reshape(n, -1).sum(axis=1)
+        sy = (win * yy).reshape(n, -1).sum(axis=1)
+        pos = s > 0
+        i = ok[pos]
+        out[i, 0] = x[i] + sx[pos] / s[pos]
+        out[i, 1] = y[i] + sy[pos] / s[pos]
         return out
 
     def _mean_rel(self, rel: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -760,51 +829,80 @@ def _others(xy_px: np.ndarray, sel: np.ndarray, extra: np.ndarray | None) -> np.
     return rest
 
 
-def max_channel_gradient(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sobel gradient of the colour channel with the strongest edge at each pixel.
+class _ChannelGradients:
+    """Per-channel Sobel gradients of an image and, per pixel, the largest squared
+    magnitude over the channels (``m``); :meth:`at` picks the strongest channel's
+    ``gx, gy, m`` at a few flat pixel indices: the gradient of the channel with the
+    strongest edge, for the strong edge pixels only (the ones anything looks at).
+    Colour edges count: a red ball on green cloth may have no edge in brightness.
 
-    Returns ``gx, gy`` and the squared magnitude (float32).  Colour edges count:
-    a red ball on green cloth may have no edge in brightness at all.
+    ``margin``: pixels cut off each side after the filter (a patch read with a
+    border, so the kept pixels' gradients are not the filter's border guesses).
     """
-    f = img.astype(np.float32)
-    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
-    if f.ndim == 2:
-        return gx, gy, gx * gx + gy * gy
-    m = gx * gx + gy * gy
-    # per pixel, the channel of the largest magnitude (the first one on a tie)
-    bx, by, bm = gx[..., 0], gy[..., 0], m[..., 0]
-    for c in range(1, f.shape[2]):
-        sel = m[..., c] > bm
-        bx = np.where(sel, gx[..., c], bx)
-        by = np.where(sel, gy[..., c], by)
-        bm = np.where(sel, m[..., c], bm)
-    return bx, by, bm
+
+    def __init__(self, img: np.ndarray, margin: int = 0) -> None:
+        # Sobel of the 8-bit image straight to float32: the same exact integer sums
+        # as on a float copy, without the copy
+        gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+        if margin:
+            gx = gx[margin:-margin, margin:-margin]
+            gy = gy[margin:-margin, margin:-margin]
+        m = gx * gx + gy * gy
+        self.shape = m.shape[:2]
+        if m.ndim == 2:
+            self._c = 1
+            self.m = m
+        else:
+            self._c = m.shape[2]
+            best = m[..., 0]
+            for c in range(1, self._c):
+                best = np.maximum(best, m[..., c])
+            self.m = best
+        self._g = (gx, gy, m)
+
+    def at(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``gx, gy, m`` of the strongest channel (the first one on a tie) at flat
+        indices of ``shape``."""
+        gx, gy, m = self._g
+        if self._c == 1:
+            return gx.ravel()[flat], gy.ravel()[flat], m.ravel()[flat]
+        c = self._c
+        if not gx.flags.c_contiguous:  # a view inside a margin
+            ys, xs = np.divmod(flat, self.shape[1])
+            mm = m[ys, xs]
+            k = mm.argmax(axis=1)
+            return gx[ys, xs, k], gy[ys, xs, k], mm[np.arange(len(k)), k]
+        mm = m.reshape(-1, c)[flat]
+        k = mm.argmax(axis=1)
+        idx = flat * c + k
+        return gx.reshape(-1)[idx], gy.reshape(-1)[idx], mm[np.arange(len(k)), k]
 
 
-def _angular_coverage(ang: np.ndarray, bins: int = 24) -> float:
-    """Degrees of a circle covered by points at angles ``ang`` (radians)."""
-    h = np.zeros(bins, bool)
-    h[((ang + math.pi) / (2 * math.pi) * bins).astype(int) % bins] = True
-    return 360.0 * h.sum() / bins
-
-
-def _circle_fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray | None:
-    """Weighted algebraic (Kasa) circle fit: (cx, cy, r), or None when degenerate.
+def _circle_fits(
+    x: np.ndarray, y: np.ndarray, w: np.ndarray, ball: np.ndarray, n: int
+) -> np.ndarray:
+    """Weighted algebraic (Kasa) circle fits of the points of each of ``n`` balls
+    (``ball``: each point's ball): (cx, cy, r) rows, r NaN where degenerate.
 
     Unlike the mean of fixed-radius votes it does not need the radius, so an
-    unevenly lit rim (one side weaker) does not pull the centre.
+    unevenly lit rim (one side weaker) does not pull the centre.  The least-squares
+    solution of ``[x y 1] . (a, b, c) = x^2 + y^2`` by its normal equations.
     """
-    x = x.astype(np.float64)
-    y = y.astype(np.float64)
-    A = np.column_stack([x, y, np.ones_like(x)]) * np.sqrt(w)[:, None]
-    b = (x * x + y * y) * np.sqrt(w)
-    try:
-        sol, *_ = np.linalg.lstsq(A, b, rcond=None)
-    except np.linalg.LinAlgError:
-        return None
-    cx, cy = sol[0] / 2, sol[1] / 2
-    r2 = sol[2] + cx * cx + cy * cy
-    if not np.isfinite(r2) or r2 <= 0:
-        return None
-    return np.array([cx, cy, math.sqrt(r2)])
+    z = x * x + y * y
+    terms = (x * x, x * y, x, y * y, y, np.ones_like(x), z * x, z * y, z)
+    sxx, sxy, sx, syy, sy, s1, szx, szy, sz = (np.bincount(ball, w * t, minlength=n) for t in terms)
+    A = np.stack(
+        [np.stack([sxx, sxy, sx], -1), np.stack([sxy, syy, sy], -1), np.stack([sx, sy, s1], -1)], 1
+    )
+    rhs = np.stack([szx, szy, sz], -1)
+    out = np.full((n, 3), np.nan)
+    ok = np.abs(np.linalg.det(A)) > 1e-9 * np.maximum(1.0, np.abs(A).max(axis=(1, 2))) ** 3
+    if not ok.any():
+        return out
+    sol = np.linalg.solve(A[ok], rhs[ok][..., None])[..., 0]
+    cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
+    r2 = sol[:, 2] + cx * cx + cy * cy
+    r = np.sqrt(np.where(np.isfinite(r2) & (r2 > 0), r2, np.nan))
+    out[ok] = np.stack([cx, cy, r], -1)
+    return out
