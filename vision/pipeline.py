@@ -24,6 +24,7 @@ from .detections import Detections
 from .identify import BallIdentifier
 from .sources import Frame
 from .track import (
+    DROP_MARGIN_RADII,
     HIDDEN_STILL_JUMP_S,
     REST_GATE_RADII,
     REST_SPEED_MM_S,
@@ -43,6 +44,10 @@ CLUTTER_SCORE = 0.3  # detections scored below this lie in unexplained foregroun
 HELD_BALL_PROB = 0.9  # ... and are kept only when the classifier is this sure of a ball
 NONE_DROP = 0.5  # P(none) from which a detection is not a ball
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
+# A player's arm, hand or body over the table: a blob of foreground (this level) inside
+# the bed, reaching its edge (in over a cushion), larger than this many balls
+ARM_FOREGROUND = 0.5
+ARM_MIN_BALLS = 4.0
 DUPLICATE_RADII = 0.8  # a new detection this close (radii) to a carried one is that one
 # A detection no tracked ball explains (a newcomer: a ball placed, or a hand, a cue,
 # an elbow taken for one) must look like a whole ball alone on the cloth:
@@ -85,6 +90,11 @@ class VisionPipeline:
         self.stats = {"frames": 0, "full": 0, "boxes": 0}
         self._forced = np.zeros((0, 2))  # frame pixels to search again next frame
         self.tracker.occluded = self._occluded
+        self.tracker.spot_changed = self._spot_changed
+        self.tracker.in_arm = self._in_arm
+        self._arms: tuple[int, np.ndarray] | None = None  # (frame index, arm mask)
+        self._bed_work: np.ndarray | None = None
+        self._changed_now: np.ndarray | None = None  # this frame's change grid (None: all)
 
     def _grid(self, image: np.ndarray) -> np.ndarray:
         """Every ``stride``-th pixel of the bed's box (nearest-neighbour shrink: a copy
@@ -108,6 +118,7 @@ class VisionPipeline:
         grid = self._grid(img)
         full = False
         n_boxes = 0
+        self._changed_now = None
         if self._ref is None or self._last is None:
             self.detector.set_background(img)
             det = self.detector.detect(img, frame.index, frame.t)
@@ -116,6 +127,7 @@ class VisionPipeline:
             full = True
         else:
             changed = self._changed(grid)
+            self._changed_now = changed
             boxes = self._near_balls_or_due(self._change_boxes(changed), frame.index)
             boxes += self._moving_boxes()
             forced = self._forced
@@ -190,8 +202,10 @@ class VisionPipeline:
                 )
         if full or n_boxes:  # else: the last frame's detections, vetted then
             det = self._plausible(img, det)
+        doubtful = None if self.tracker.started else self._doubtful(img, det)
+        out = self.tracker.update(det, doubtful)
+        det = self._reported(det)
         self._last = det
-        out = self.tracker.update(det)
         # Balls that stopped lately get a careful look now and then while they settle
         # (a creeping ball changes too little a frame to trigger the change grid).
         stopped = [
@@ -265,10 +279,50 @@ class VisionPipeline:
         if "none" in det.classes and det.cls_prob.shape[1]:
             p_none = det.cls_prob[:, det.classes.index("none")]
             ok &= ~new | (p_none < NEW_MAX_NONE)
-        idx = np.nonzero(new & ok & ~struck)[0]
+        # a crisp one the classifier is not sure of must be alone on the cloth like any
+        # newcomer: behind a struck ball lie the cue and the hand that holds it
+        idx = np.nonzero(new & ok & ~(struck & sure))[0]
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
+        return det if ok.all() else det[ok]
+
+    def _doubtful(self, img: np.ndarray, det: Detections) -> np.ndarray:
+        """First frame: which detections do not look like a whole ball alone on the
+        cloth (the newcomer test) -- a hand or an arm over the table when the clip
+        starts, or a ball crowded by its neighbours in a rack.  The tracker gives them
+        ids only provisionally."""
+        if len(det) == 0:
+            return np.zeros(0, bool)
+        ok = det.score >= NEW_MIN_SCORE
+        if "none" in det.classes and det.cls_prob.shape[1]:
+            ok &= det.cls_prob[:, det.classes.index("none")] < NEW_MAX_NONE
+        idx = np.nonzero(ok)[0]
+        if len(idx):
+            ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
+            ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
+        return ~ok
+
+    def _reported(self, det: Detections) -> Detections:
+        """What the tracker made of the detections: the ones a ball took, and the rest
+        only if each could be a ball put down (a crisp rim the classifier does not call
+        'none', not over a pocket's hole).  A detection let through because a moving
+        or hidden ball might be it (a hand's finger next to a rolling ball, the top
+        of a ball sinking into a pocket) but that no ball took is nothing: dropped
+        from the output and from what is carried to the next frame.  The far end of
+        a motion-blur streak merged into its ball's detection goes too."""
+        tr = self.tracker
+        taken, merged = tr.rows_taken, tr.rows_merged
+        if len(taken) != len(det) or len(merged) != len(det) or taken.all():
+            return det
+        ok = taken.copy()
+        cand = ~taken & ~merged & ~det.is_streak
+        if cand.any():
+            crisp = det.score >= NEW_MIN_SCORE
+            if "none" in det.classes and det.cls_prob.shape[1]:
+                crisp &= det.cls_prob[:, det.classes.index("none")] < NEW_MAX_NONE
+            for j in np.nonzero(cand & crisp)[0]:
+                ok[j] = tr.motion.over_drop(det.xy_mm[j], DROP_MARGIN_RADII * tr.R) is None
         return det if ok.all() else det[ok]
 
     def _near_missing(self, det: Detections, dt: float) -> np.ndarray:
@@ -376,7 +430,7 @@ class VisionPipeline:
             seen_in_place = len(round_) and (
                 np.linalg.norm(round_ - t.xy, axis=1).min() < REST_GATE_RADII * R
             )
-            if not seen_in_place and tr._from_spot(t.xy, det, j):
+            if not seen_in_place and tr.struck_into(t, det, j):
                 return True  # struck: gone from its spot, along the streak's axis
         return False
 
@@ -445,6 +499,49 @@ class VisionPipeline:
         det.classes = ident.classes
         det.cls_prob = prob
         return det
+
+    def _arm_mask(self) -> np.ndarray:
+        """Work pixels of the current frame in a player's arm, hand or body: a blob of
+        foreground inside the bed that reaches the bed's edge and is larger than
+        ``ARM_MIN_BALLS`` balls (balls against a cushion make small blobs)."""
+        key = self.stats["frames"]
+        if self._arms is not None and self._arms[0] == key:
+            return self._arms[1]
+        det = self.detector
+        if self._bed_work is None:
+            self._bed_work = self.profile.in_bed(det._xy_mm_map).astype(np.uint8)
+        bed = self._bed_work
+        fg, _ = det.foreground(det.work_image(self._img), (0, 0))
+        blob = ((fg > ARM_FOREGROUND) & (bed > 0)).astype(np.uint8)
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
+        edge = (bed > 0) & (cv2.erode(bed, np.ones((5, 5), np.uint8)) == 0)
+        min_area = ARM_MIN_BALLS * math.pi * det.r_work**2
+        arms = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+        touching = set(np.unique(lab[edge])) if arms else set()
+        keep = [i for i in arms if i in touching]
+        mask = np.isin(lab, keep) if keep else np.zeros(lab.shape, bool)
+        self._arms = (key, mask)
+        return mask
+
+    def _in_arm(self, xy_mm: np.ndarray) -> bool:
+        """Whether this table point lies in a player's arm, hand or body now."""
+        if self._img is None:
+            return False
+        px = self.camera.project(np.asarray(xy_mm, float), self.profile.ball_radius_mm)
+        w = self._work_xy(np.reshape(px, (1, 2)))[0]
+        mask = self._arm_mask()
+        x, y = int(round(w[0])), int(round(w[1]))
+        if not (0 <= y < mask.shape[0] and 0 <= x < mask.shape[1]):
+            return False
+        return bool(mask[y, x])
+
+    def _spot_changed(self, xy_mm: np.ndarray) -> bool:
+        """Did the pixels within 1.2 ball radii of this table point change this frame
+        (against the reference)?  True when the whole bed was searched."""
+        if self._changed_now is None:
+            return True
+        px = self.camera.project(np.asarray(xy_mm, float), self.profile.ball_radius_mm)
+        return bool(self._changed_near(self._changed_now, np.reshape(px, (1, 2)))[0])
 
     def _occluded(self, xy_mm: np.ndarray) -> bool:
         """Is something other than cloth over this table point in the current frame?"""

@@ -62,6 +62,22 @@ SWAP_EVIDENCE_NATS = 12.0  # W1/W2 evidence margin that swaps the two whites
 VELOCITY_ALPHA = 0.6  # weight of the measured velocity against the predicted
 HIDDEN_SPEED_FACTOR = 1.5  # a ball lost while moving is found within this x its speed ...
 HIDDEN_SPEED_MARGIN_MM_S = 1000.0  # ... plus this (a kiss unseen may speed it up a little)
+# A ball rolling in plain view that no other ball can reach cannot speed up: it is
+# found within this many times its own travel of where it was (a cushion or a still
+# ball it meets only turns it) ...
+LONE_TRAVEL_FACTOR = 2.0
+LONE_MIN_MOVING_OBS = 2  # ... once its speed comes from this many moving observations
+# A ball whose centre is seen this far inside a pocket's drop hole falls: it never comes
+# back (a ball on the lip, within the margin of the edge, may hang there).  What is seen
+# of it afterwards -- the top of a ball sinking into the pocket, which the bed-plane
+# parallax correction puts back out on the bed -- is not that ball on the table.
+DROP_MARGIN_RADII = 0.25
+# A first-frame detection that does not look like a whole ball alone on the cloth (the
+# pipeline says which: a hand, an arm, or a rack ball crowded by its neighbours) gets
+# its id only provisionally: it must stay exactly where it is, seen every frame, this
+# long before it counts as a ball; one that moves or goes is dropped without an event.
+PROVISIONAL_CONFIRM_S = 0.3
+PROVISIONAL_GATE_RADII = 0.25
 
 
 # Which detection class each ball id has.
@@ -89,6 +105,10 @@ class Track:
     seen_xy: np.ndarray | None = None  # where it was last observed
     lost_speed: float = 0.0  # its speed when it was lost from view
     last_view: np.ndarray | None = None  # the class row last added to the evidence
+    moving_obs: int = 0  # observations in a row that found it moving
+    meas_speed: float = 0.0  # its speed measured between its last two observations
+    falling: str | None = None  # the pocket whose drop hole it was seen over
+    provisional_until: float | None = None  # a doubtful first-frame ball, confirmed then
 
     @property
     def speed(self) -> float:
@@ -121,8 +141,17 @@ class MotionModel:
         name, d = self.nearest_pocket(xy)
         return d < 0.5 * self.pockets[name].spec.mouth_mm
 
+    def over_drop(self, xy: np.ndarray, margin_mm: float = 0.0) -> str | None:
+        """The pocket whose drop hole the centre ``xy`` is over (``margin_mm`` inside its
+        edge), or None."""
+        name, _ = self.nearest_pocket(xy)
+        pk = self.pockets[name]
+        d = math.hypot(xy[0] - pk.centre[0], xy[1] - pk.centre[1])
+        return name if d < pk.spec.drop_radius_mm - margin_mm else None
+
     def predict(self, xy: np.ndarray, v: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray]:
-        """Position and velocity after ``dt`` seconds (a few sub-steps; cushion bounces)."""
+        """Position and velocity after ``dt`` seconds (a few sub-steps; cushion bounces;
+        a ball whose centre reaches a pocket's drop hole falls in and stops there)."""
         speed = math.hypot(v[0], v[1])
         if speed < 1e-6 or dt <= 0:
             return xy.copy(), np.zeros(2)
@@ -139,6 +168,8 @@ class MotionModel:
             a = -self.decel_mm_s2 * vel / s
             p = p + vel * h + 0.5 * a * h * h
             vel = vel + a * h
+            if self.over_drop(p) is not None:
+                return p, np.zeros(2)  # past the mouth, over the hole: it falls
             if self.in_mouth(p):
                 continue  # no cushion inside a pocket mouth
             for k, hi in ((0, L - R), (1, W - R)):
@@ -245,13 +276,28 @@ class BallTracker:
         # occluded(xy_mm) -> bool: is something (not cloth) over that spot now?  Set by
         # the pipeline; without it a hidden ball is never given up.
         self.occluded = None
+        # spot_changed(xy_mm) -> bool: did the pixels over that spot change this frame?
+        # Set by the pipeline; without it every spot counts as changed.
+        self.spot_changed = None
+        # in_arm(xy_mm) -> bool: does that spot lie in a player's arm, hand or body (a
+        # large foreground blob reaching in over a cushion)?  Set by the pipeline; a
+        # provisional ball there is not confirmed while it is.
+        self.in_arm = None
         self._vanished: dict[tuple[int, str], bool] = {}
+        # Per row of the last update's detections: taken by a ball, or merged into
+        # another row as the far end of a motion-blur streak (read by the pipeline)
+        self.rows_taken = np.zeros(0, bool)
+        self.rows_merged = np.zeros(0, bool)
 
     # ----------------------------------------------------------------- set-up
-    def initialise(self, det: Detections) -> list[Event]:
-        """Give ids to the first frame's detections (rack order where it fits)."""
+    def initialise(self, det: Detections, provisional: np.ndarray | None = None) -> list[Event]:
+        """Give ids to the first frame's detections (rack order where it fits);
+        ``provisional`` rows get theirs only provisionally (``PROVISIONAL_CONFIRM_S``)."""
         ids = BALLS_BY_GAME[self.game]
+        if provisional is None or len(provisional) != len(det):
+            provisional = np.zeros(len(det), bool)
         if det.is_streak.any():
+            provisional = provisional[~det.is_streak]
             det = det[~det.is_streak]  # a blur streak is no ball to give an id
         labels = det.labels
         xy = det.xy_mm
@@ -290,6 +336,8 @@ class BallTracker:
             b = cands[0]
             used.add(b)
             self.tracks[b] = Track(b, c, xy[i].copy(), last_seen_t=det.t, seen=1)
+            if provisional[i]:
+                self.tracks[b].provisional_until = det.t + PROVISIONAL_CONFIRM_S
             self._evidence(self.tracks[b], det, i)
         for b in ids:
             if b not in self.tracks:
@@ -298,10 +346,9 @@ class BallTracker:
                 )
         self.t, self.frame = det.t, det.frame
         self.started = True
-        pos = {
-            b: [round(float(v), 1) for v in tr.xy] for b, tr in self.tracks.items() if tr.on_table
-        }
-        return [make("table_state", det.t, det.frame, 1.0, game=self.game, positions=pos)]
+        return [
+            make("table_state", det.t, det.frame, 1.0, game=self.game, positions=self._rounded())
+        ]
 
     def _classes(self) -> list[str]:
         return sorted({ball_class(self.game, b) for b in BALLS_BY_GAME[self.game]})
@@ -323,9 +370,14 @@ class BallTracker:
         return [i for _, i in sorted(keyed)]
 
     # ----------------------------------------------------------------- update
-    def update(self, det: Detections) -> TrackerOutput:
+    def update(self, det: Detections, provisional: np.ndarray | None = None) -> TrackerOutput:
+        """One frame's detections -> positions, visible balls, events.  ``provisional``
+        (first frame only): rows that may be no ball (see ``PROVISIONAL_CONFIRM_S``)."""
+        n_in = len(det)
+        self.rows_merged = np.zeros(n_in, bool)
         if not self.started:
-            events = self.initialise(det)
+            events = self.initialise(det, provisional)
+            self.rows_taken = np.ones(n_in, bool)
             return self._output(det, events, {b for b, t in self.tracks.items() if t.on_table})
         dt = max(1e-4, det.t - (self.t if self.t is not None else det.t))
         self.t, self.frame = det.t, det.frame
@@ -333,6 +385,8 @@ class BallTracker:
         live = [tr for tr in self.tracks.values() if tr.on_table]
         if self._unchanged(det, live):
             # Nothing moves and the detections are those of the last frame: same matches.
+            self.rows_taken = np.zeros(n_in, bool)
+            self.rows_taken[list(self._last_match.values())] = True
             visible = set()
             for tr in live:
                 if tr.ball in self._last_match:
@@ -341,6 +395,7 @@ class BallTracker:
                     visible.add(tr.ball)
                 else:
                     self._miss(tr, (tr.xy, tr.v), det, events)
+            self._settle_provisional(set(self._last_match), det)
             self._pending = [p for p in self._pending if det.t - p[3] < 0.2]
             self._table_rest(det, events)
             return self._output(det, events, visible)
@@ -369,6 +424,12 @@ class BallTracker:
             Pm = np.array([pred[tr.ball][0] for tr in live])
             D = np.sqrt(((Pm[:, None, :] - det.xy_mm[None, :, :]) ** 2).sum(-1))
             for i, tr in enumerate(live):
+                if tr.falling:
+                    continue  # into a pocket: what is seen there now is not it on the bed
+                if tr.provisional_until is not None:
+                    ok = D[i] <= PROVISIONAL_GATE_RADII * self.R  # exactly where it was
+                    C[i, ok] = D[i, ok]
+                    continue
                 p, vp = pred[tr.ball]
                 d = D[i]
                 gate = REST_GATE_RADII * self.R
@@ -397,6 +458,8 @@ class BallTracker:
         if rest_tr and rest_det:
             C = np.full((len(rest_tr), len(rest_det)), 1e6)
             for i, tr in enumerate(rest_tr):
+                if tr.falling or tr.provisional_until is not None:
+                    continue
                 ti = live.index(tr)
                 p, _ = pred[tr.ball]
                 since = max(dt, det.t - tr.last_seen_t)
@@ -409,7 +472,7 @@ class BallTracker:
                     and not self.vanished(tr, det.frame)
                 )
                 for jj, j in enumerate(rest_det):
-                    if streak[j] and not moving and not self._from_spot(tr.xy, det, j):
+                    if streak[j] and not moving and not self.struck_into(tr, det, j):
                         continue
                     if stuck and not streak[j]:
                         continue
@@ -430,11 +493,15 @@ class BallTracker:
                 visible.add(tr.ball)
             else:
                 self._miss(tr, pred[tr.ball], det, events)
+        self._settle_provisional(set(matched), det)
         self._new_balls(det, [j for j in range(n_det) if j not in matched_det], events, visible)
         self._table_rest(det, events)
         self._reidentify_whites()
         self._last_match = dict(matched)
         self._last_xy = det.xy_mm
+        rows = np.nonzero(~self.rows_merged)[0]
+        self.rows_taken = np.zeros(n_in, bool)
+        self.rows_taken[rows[sorted(matched_det)]] = True
         self._last_n_unmatched = n_det - len(matched_det)
         return self._output(det, events, visible)
 
@@ -458,6 +525,9 @@ class BallTracker:
         ball does not speed up unseen); a pot candidate only bounces out of its
         pocket's mouth."""
         reach = MAX_SPEED_MM_S * min(since, 0.2) + 2 * self.R
+        if self._lone_rolling(tr, since):
+            own = max(tr.speed, tr.meas_speed)
+            return min(reach, MOVING_GATE_RADII * self.R + LONE_TRAVEL_FACTOR * own * since)
         if tr.state == "hidden" and since > HIDDEN_STILL_JUMP_S and not streak:
             if tr.pocket:
                 return POCKET_NEAR_RADII * self.R
@@ -465,6 +535,40 @@ class BallTracker:
                 own = HIDDEN_SPEED_FACTOR * tr.lost_speed + HIDDEN_SPEED_MARGIN_MM_S
                 return min(reach, own * min(since, 0.5) + 2 * self.R)
         return reach
+
+    def _lone_rolling(self, tr: Track, since: float) -> bool:
+        """A ball rolling in plain view, its speed known, that no other ball can reach
+        within ``since`` (no other ball moving, or lost from view, nearby): only the
+        physics moves it, so it cannot be found far ahead of its own way."""
+        if tr.state != "table" or tr.speed <= REST_SPEED_MM_S:
+            return False
+        if tr.moving_obs < LONE_MIN_MOVING_OBS:
+            return False  # just struck: its speed estimate may lag
+        own = max(tr.speed, tr.meas_speed) * since
+        near = MAX_SPEED_MM_S * min(since, 0.2) + own + 4 * self.R
+        for o in self.tracks.values():
+            if o is tr or not o.on_table:
+                continue
+            moving = o.state == "hidden" or o.speed > REST_SPEED_MM_S
+            if moving and float(np.linalg.norm(o.xy - tr.xy)) < near:
+                return False
+        return True
+
+    def struck_into(self, tr: Track, det: Detections, j: int) -> bool:
+        """Whether still ball ``tr`` can have been struck into streak ``j``: the streak
+        starts at its spot, and -- for a ball long hidden under something (a cue tip,
+        a hand) -- its spot's pixels changed now.  A bridge hand or a cue lies on the
+        line through the cue ball, so a streak-like hand points back to its spot; but
+        a ball leaves its spot only when something moves there."""
+        if not self._from_spot(tr.xy, det, j):
+            return False
+        stuck = (
+            tr.state == "hidden"
+            and not tr.lost_moving
+            and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S
+            and not self.vanished(tr, det.frame)
+        )
+        return not stuck or self.spot_changed is None or bool(self.spot_changed(tr.xy))
 
     def _from_spot(self, xy: np.ndarray, det: Detections, j: int) -> bool:
         """Whether streak ``j`` starts at ``xy``: the point lies on the streak's axis
@@ -543,6 +647,7 @@ class BallTracker:
             return det
         det.xy_mm = xy
         keep = np.array([k not in drop for k in range(len(det))])
+        self.rows_merged = ~keep
         return det[keep]
 
     def _class_cost(self, det: Detections, live: list[Track]) -> np.ndarray:
@@ -608,6 +713,10 @@ class BallTracker:
                 "evidence",
                 "seen_xy",
                 "last_view",
+                "moving_obs",
+                "meas_speed",
+                "falling",
+                "provisional_until",
             ):
                 va, vb = getattr(a, f), getattr(b, f)
                 setattr(a, f, vb)
@@ -617,7 +726,11 @@ class BallTracker:
         p_pred, v_pred = pred
         was_still = tr.speed <= REST_SPEED_MM_S
         step = np.linalg.norm(z - tr.xy)
-        if was_still and step < STILL_DRIFT_MM:
+        if tr.provisional_until is not None:
+            # doubtful: it stays on its first spot (a match is only ever in place there)
+            tr.xy = tr.xy + JITTER_ALPHA * (z - tr.xy)
+            tr.v = np.zeros(2)
+        elif was_still and step < STILL_DRIFT_MM:
             # A ball at rest stays put: damp the measurement jitter.
             tr.xy = tr.xy + JITTER_ALPHA * (z - tr.xy)
             tr.v = np.zeros(2)
@@ -625,6 +738,7 @@ class BallTracker:
             since = max(dt, det.t - tr.last_seen_t)
             seen = tr.seen_xy if tr.seen_xy is not None else tr.xy
             v_meas = (z - seen) / since
+            tr.meas_speed = float(math.hypot(*v_meas))
             if was_still or tr.state == "hidden":
                 # just struck, or found again after a gap: the prediction knows nothing
                 # of the new speed (a still ball predicts rest; a lost one was guessed)
@@ -637,12 +751,14 @@ class BallTracker:
                 self._started_moving(tr, det, events)
         if tr.speed <= REST_SPEED_MM_S and tr.still_since_t is None:
             tr.still_since_t = det.t
+        tr.moving_obs = tr.moving_obs + 1 if tr.speed > REST_SPEED_MM_S else 0
         if tr.state == "hidden":
             tr.state = "table"
         tr.last_seen_t, tr.last_seen_frame = det.t, det.frame
         tr.seen_xy = tr.xy.copy()
         tr.seen += 1
         tr.pocket = None
+        tr.falling = self.motion.over_drop(tr.xy, DROP_MARGIN_RADII * self.R)
 
     def _started_moving(self, tr: Track, det: Detections, events: list[Event]) -> None:
         if not self.in_shot:
@@ -659,6 +775,8 @@ class BallTracker:
             name, d = self.motion.nearest_pocket(p_pred if moving else tr.xy)
             if d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05:
                 tr.pocket = name
+            if tr.falling:
+                tr.pocket = tr.falling
         if moving:
             # keep predicting a hidden moving ball a little, then freeze it
             if det.t - tr.last_seen_t < 0.2:
@@ -691,6 +809,8 @@ class BallTracker:
                 continue  # a fast ball no track explains: never a new ball
             c = labels[j] if labels[j] else self._classes()[0]
             z = det.xy_mm[j]
+            if self.motion.over_drop(z, DROP_MARGIN_RADII * self.R):
+                continue  # a ball over a pocket's hole is falling in, not put down
             hit = None
             for k, pend in enumerate(self._pending):
                 if pend is None:
@@ -701,6 +821,8 @@ class BallTracker:
                     break
             n = 1 if hit is None else self._pending[hit][2] + 1
             t_first = det.t if hit is None else self._pending[hit][4]
+            # where it was first seen: a blob creeping along (a hand) never settles
+            anchor = z.copy() if hit is None else self._pending[hit][0]
             if hit is not None:
                 self._pending[hit] = None  # consumed
             if n >= PLACE_CONFIRM_FRAMES and det.t - t_first >= PLACE_CONFIRM_S:
@@ -713,12 +835,12 @@ class BallTracker:
                     tr = free[0]
                     tr.state, tr.xy, tr.v = "table", z.copy(), np.zeros(2)
                     tr.last_seen_t, tr.last_seen_frame, tr.still_since_t = det.t, det.frame, det.t
-                    tr.pocket = None
+                    tr.pocket = tr.falling = None
                     visible.add(tr.ball)
                     pos = [round(float(z[0]), 1), round(float(z[1]), 1)]
                     events.append(make("ball_placed", det.t, det.frame, 0.8, ball=tr.ball, pos=pos))
                     continue
-            still_pending.append((z.copy(), c, n, det.t, t_first))
+            still_pending.append((anchor, c, n, det.t, t_first))
         self._pending = [p for p in self._pending if p is not None and det.t - p[3] < 0.2]
         self._pending += still_pending
 
@@ -732,12 +854,7 @@ class BallTracker:
             self.table_still_since = det.t
         if self.in_shot and det.t - self.table_still_since >= REST_CONFIRM_S:
             self.in_shot = False
-            pos = {
-                b: [round(float(v), 1) for v in tr.xy]
-                for b, tr in self.tracks.items()
-                if tr.on_table
-            }
-            events.append(make("shot_end", det.t, det.frame, 0.9, positions=pos))
+            events.append(make("shot_end", det.t, det.frame, 0.9, positions=self._rounded()))
         # Reconcile the ball count at rest: a hidden ball whose spot is plainly cloth
         # is gone -- it jumped off (it was moving) or a hand took it (it was still).
         if det.t - self.table_still_since >= GONE_CONFIRM_S:
@@ -757,13 +874,36 @@ class BallTracker:
                     tr.state = "off"
                     events.append(make("ball_removed", det.t, det.frame, 0.6, ball=tr.ball))
 
-    def _rounded_positions(self) -> dict[str, list[float]]:
+    def _settle_provisional(self, matched: set[str], det: Detections) -> None:
+        """A provisional first-frame ball seen in place long enough is a ball; one not
+        seen in place (it moved: a hand) is dropped, without an event -- it never was
+        one."""
+        for tr in self.tracks.values():
+            if tr.provisional_until is None:
+                continue
+            if tr.ball not in matched:
+                tr.state, tr.provisional_until = "off", None
+                tr.v = np.zeros(2)
+            elif self.in_arm is not None and self.in_arm(tr.xy):
+                tr.provisional_until = det.t + PROVISIONAL_CONFIRM_S  # a hand holds still
+            elif det.t >= tr.provisional_until - 1e-9:
+                tr.provisional_until = None
+
+    def _reported(self, tr: Track) -> bool:
+        return tr.on_table and tr.provisional_until is None
+
+    def _rounded(self) -> dict[str, list[float]]:
         return {
-            b: [round(float(v), 1) for v in tr.xy] for b, tr in self.tracks.items() if tr.on_table
+            b: [round(float(v), 1) for v in tr.xy]
+            for b, tr in self.tracks.items()
+            if self._reported(tr)
         }
 
     def _output(self, det: Detections, events: list[Event], visible: set[str]) -> TrackerOutput:
         pos = {
-            b: (float(tr.xy[0]), float(tr.xy[1])) for b, tr in self.tracks.items() if tr.on_table
+            b: (float(tr.xy[0]), float(tr.xy[1]))
+            for b, tr in self.tracks.items()
+            if self._reported(tr)
         }
+        visible = {b for b in visible if b in pos}
         return TrackerOutput(det.frame, det.t, pos, visible, events)
