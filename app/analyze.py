@@ -47,6 +47,7 @@ from .common import (
     is_live_source,
     open_store,
     parse_players,
+    parse_start_score,
     part_path,
     quiet_video_logs,
     remove_file,
@@ -123,16 +124,19 @@ def analyze_video(
     store: bool = True,
     max_frames: int = 0,
     options: dict[str, Any] | None = None,
+    start_score: str | dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """Analyse one video into ``out_dir``; returns a JSON-able summary (paths written,
     n_frames, n_shots, final score, winner, seconds).  Deterministic: the same input
     gives the same files (only ``summary.json``'s times and the database's ids vary).
 
     ``store=False`` leaves the match database alone; ``options`` are the game's options
-    (``luza score --option``: ambiguity readings, tolerances)."""
+    (``luza score --option``: ambiguity readings, tolerances); ``start_score`` (``"3:2"``,
+    breaker first) is the score of a game the video takes up mid-way."""
     t_all = time.perf_counter()
     check_game(game)
     names = parse_players(players)
+    start = parse_start_score(start_score)
     # an unknown table, option or a bad inputs file is said before minutes of tracking
     profile = load_profile(table or DEFAULT_TABLE[game])
     if options:
@@ -148,7 +152,7 @@ def analyze_video(
         remove_file(out / FILES["summary"])
         return _analyze(
             video, out, game, calibration, table, inputs, names, ms, video_out, progress,
-            max_frames, t_all, options,
+            max_frames, t_all, options, start,
         )  # fmt: skip
     finally:
         if ms is not None:
@@ -169,6 +173,7 @@ def _analyze(
     max_frames: int,
     t_all: float,
     game_options: dict[str, Any] | None = None,
+    start_score: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     paths = {k: out / v for k, v in FILES.items()}
     written: dict[str, str] = {}
@@ -202,7 +207,7 @@ def _analyze(
     table_name = run.table
     ops = operator_inputs(run.events, inputs, names)
     try:
-        scored = score_run(run.events, game, table_name, game_options, ops)
+        scored = score_run(run.events, game, table_name, game_options, ops, start_score)
     except (RuleError, EventError) as e:
         raise MatchError(
             f"the rules cannot score this match: {e} (the event log is in "
@@ -304,6 +309,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         store=not args.no_db,
         max_frames=args.max_frames,
         options=parse_options(args.option),
+        start_score=args.start_score,
     )
     for n in s["notes"]:
         print(f"luza analyze: note: {n}", file=sys.stderr)
@@ -335,6 +341,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--inputs", metavar="OPERATOR.jsonl", help="operator inputs, merged by time")
     p.add_argument("--players", metavar="'Ann,Bob'", help="the two players, breaker first")
+    p.add_argument(
+        "--start-score",
+        metavar="N:M",
+        help="the score when the video takes a game up mid-way (breaker first); "
+        "without it such a game starts from a placeholder score",
+    )
     add_db_argument(p)
     p.add_argument("--no-db", action="store_true", help="do not store the match in a database")
     p.add_argument("--no-video", action="store_true", help="skip the annotated video")

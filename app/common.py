@@ -40,6 +40,25 @@ def parse_players(players: str | list[str] | None) -> list[str] | None:
     return list(names)
 
 
+def parse_start_score(score: str | dict[str, int] | None) -> dict[str, int] | None:
+    """``"3:2"`` -> ``{"A": 3, "B": 2}`` (breaker first, as ``--players``), None / "" -> None."""
+    if not score:
+        return None
+    if isinstance(score, dict):
+        parts = [score.get("A"), score.get("B")] if set(score) == {"A", "B"} else []
+    else:
+        parts = [p.strip() for p in score.replace("-", ":").split(":")]
+    try:
+        a, b = (int(x) for x in parts)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        a = b = -1
+    if a < 0 or b < 0:
+        raise ArgumentError(
+            f'--start-score needs two points totals, breaker first, e.g. "3:2" (got {score!r})'
+        )
+    return {"A": a, "B": b}
+
+
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
     """``--db PATH``, the same in every command that uses the match database."""
     parser.add_argument(

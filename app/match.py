@@ -267,6 +267,8 @@ def start_note(events: list[Event]) -> str | None:
     score = first.get("score")
     if isinstance(score, dict):
         at = " - ".join(f"{k} {v}" for k, v in score.items())
+        if first.get("score_given"):
+            return f"{TAKEN_UP_NOTE} at {at} (the score given with --start-score)"
         return f"{TAKEN_UP_NOTE} at {at} (the camera cannot know the score before the video)"
     if first.get("break") is False:
         return f"{TAKEN_UP_NOTE} (no break)"
@@ -279,14 +281,27 @@ def score_run(
     table: str,
     options: dict[str, Any] | None = None,
     inputs: list[Event | Item] | None = None,
+    start_score: dict[str, int] | None = None,
 ) -> Scored:
     """Score a stream (``inputs``: operator inputs, merged in by time).
 
     A stream that does not start from the game's break layout is a game taken up
     mid-way: its first table_state gets the fields that say so (:func:`taken_up`),
-    which the match record keeps, so it replays."""
+    which the match record keeps, so it replays.  ``start_score`` (``{"A": n, "B": m}``,
+    breaker first) replaces that placeholder with the score the players say it was; a
+    stream that starts a game (the break set-up) refuses one."""
     check_game(game)
     start = taken_up(events, game, load_profile(table))
+    first = next((e for e in events if e.type == "table_state"), None)
+    if start is None and first is not None and first.get("take_up"):
+        start = {"score": first.get("score"), "take_up": True}  # marked by the event stage
+    if start_score is not None:
+        if start is None:
+            raise MatchError(
+                "--start-score is for a game taken up mid-way, but this video starts a game "
+                "(the balls stand in the break set-up or a lag comes first)"
+            )
+        start = {**start, "score": dict(start_score), "score_given": True}
     if start is not None:
         events = with_fields(events, start)
     names = next((list(e["names"]) for e in inputs or () if e.type == "players"), None)

@@ -11,11 +11,12 @@ import pytest
 from luza.app import scoresheet, stats
 from luza.app.analyze import operator_inputs
 from luza.app.annotate import event_text, overlay_plan
-from luza.app.common import ArgumentError, parse_players
+from luza.app.common import ArgumentError, parse_players, parse_start_score
 from luza.app.match import MatchError, named_score, score_run, start_note, taken_up
 from luza.calibration.profiles import load_profile
 from luza.events import Event, make
 from luza.rules.builder import StreamBuilder
+from luza.rules.engine import RuleError
 from luza.vision.events import FrameObs
 
 PROFILE = load_profile("pyramid-12ft")
@@ -199,6 +200,37 @@ def test_a_free_pyramid_game_taken_up_mid_way_is_scored_from_a_split_score():
     fb = {"W1": (1200.0, 800.0), "K": (1700.0, 1500.0), "R1": (2500.0, 900.0)}
     ev5 = [make("table_state", 0.0, 0, game="five-ball", positions=fb)]
     assert taken_up(ev5, "five-ball", PROFILE) == {"score": {"A": 0, "B": 0}, "take_up": True}
+
+
+def test_a_score_given_for_a_game_taken_up_replaces_the_placeholder():
+    b = StreamBuilder(PROFILE)
+    pos = b.rack_positions()
+    for gone in ("3", "8", "11"):
+        pos.pop(gone)
+    b.table_state(pos)
+    b.strike("Y").hit("Y", "1").cushion("1", "foot").end()
+    ev = events_of(b)
+    assert parse_start_score("0:3") == {"A": 0, "B": 3}
+    scored = score_run(ev, "free-pyramid", "pyramid-12ft", start_score={"A": 0, "B": 3})
+    assert scored.rulings[0].score == {"A": 0, "B": 3}  # not the placeholder 2-1
+    note = start_note([it.event for it in scored.items])
+    assert "A 0 - B 3" in note and "--start-score" in note
+    # with players the given score follows their names
+    ops = [make("players", 0.0, names=["Ann", "Bob"])]
+    named = score_run(ev, "free-pyramid", "pyramid-12ft", None, ops, {"A": 0, "B": 3})
+    assert named.rulings[0].score == {"Ann": 0, "Bob": 3}
+    # three balls are off the table: a score that does not add up is refused by the rules
+    with pytest.raises(RuleError, match="must add up to 16"):
+        score_run(ev, "free-pyramid", "pyramid-12ft", start_score={"A": 5, "B": 3})
+    # a video that starts a game takes no start score
+    b2 = StreamBuilder(PROFILE)
+    b2.rack()
+    b2.strike("Y").hit("Y", "1").end()
+    with pytest.raises(MatchError, match="starts a game"):
+        score_run(events_of(b2), "free-pyramid", "pyramid-12ft", start_score={"A": 1, "B": 0})
+    for bad in ("3", "a:b", "-1:2", "1:2:3"):
+        with pytest.raises(ArgumentError, match="--start-score"):
+            parse_start_score(bad)
 
 
 def test_players_rename_a_placeholder_score():
