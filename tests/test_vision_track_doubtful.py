@@ -165,3 +165,39 @@ def test_a_doubtful_blob_in_an_arm_is_not_confirmed_while_the_arm_is_there():
         assert "K" not in out.positions
     out = tr.update(_dets(n, pts, cls))  # then the hand goes
     assert "K" not in out.positions and tr.tracks["K"].state == "off"
+
+
+def _vanish(in_arm: bool):
+    """K lies still, then is gone from its spot (plain cloth there) for 1.5 s while the
+    other balls lie still; then a clean K-like ball shows up rolling 1.5 m away."""
+    tr = BallTracker(PROFILE, "five-ball")
+    tr.occluded = lambda xy: False
+    tr.in_arm = lambda xy: in_arm
+    tr.spot_changed = lambda xy: True
+    pts, cls = _base()
+    spot = np.array([400.0, 700.0])
+    events = []
+    for f in range(10):
+        events += tr.update(_dets(f, [*pts, spot], [*cls, "K"])).events
+    n_gone = int(1.5 * FPS)
+    for f in range(10, 10 + n_gone):
+        events += tr.update(_dets(f, pts, cls)).events
+    far = np.array([1900.0, 500.0])
+    out = None
+    for k, f in enumerate(range(10 + n_gone, 20 + n_gone)):
+        out = tr.update(_dets(f, [*pts, far + [-10.0 * k, 0.0]], [*cls, "K"]))
+        events += out.events
+    return tr, events, out, far
+
+
+def test_a_ball_struck_away_unseen_is_found_again_where_it_rolled():
+    """No arm or hand over its spot when it went: it was struck (a streak too faint to
+    find), not taken; the table at rest does not give it up for a while."""
+    tr, events, out, far = _vanish(in_arm=False)
+    assert not any(e.type == "ball_removed" for e in events)
+    assert "K" in out.visible and np.linalg.norm(np.subtract(out.positions["K"], far)) < 150
+
+
+def test_a_ball_gone_from_under_a_hand_is_removed():
+    tr, events, out, far = _vanish(in_arm=True)
+    assert [e["ball"] for e in events if e.type == "ball_removed"] == ["K"]

@@ -48,6 +48,7 @@ OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means 
 # the bed, reaching its edge (in over a cushion), larger than this many balls
 ARM_FOREGROUND = 0.5
 ARM_MIN_BALLS = 4.0
+ARM_OPEN_RADII = 0.6  # opening (ball radii) that removes the cue from the arm's blob
 DUPLICATE_RADII = 0.8  # a new detection this close (radii) to a carried one is that one
 # A detection no tracked ball explains (a newcomer: a ball placed, or a hand, a cue,
 # an elbow taken for one) must look like a whole ball alone on the cloth:
@@ -240,6 +241,7 @@ class VisionPipeline:
         R = self.profile.ball_radius_mm
         dt = max(0.0, det.t - tr.t) if tr.t is not None else 0.0
         pts, rad = [], []
+        far_pts, far_rad = [], []  # balls lost while moving: anywhere within their reach
         ahead = np.zeros(len(det), bool)  # on the way of a ball that moves
         for t in tr.tracks.values():
             if not t.on_table:
@@ -249,9 +251,13 @@ class VisionPipeline:
                 rad.append(1.2 * R + t.speed * dt)
                 # its speed may lag (just struck): anything it can reach along its way
                 ahead |= self._ahead(t, det.xy_mm, max(dt, 1e-3))
-            elif t.state == "hidden" and (t.lost_moving or tr.vanished(t, det.frame)):
+            elif t.state == "hidden" and t.lost_moving:
                 pts.append(t.xy)
-                rad.append(tr.reach_mm(t, max(dt, det.t - t.last_seen_t)))
+                rad.append(EXPLAIN_RADII * R)
+                far_pts.append(t.xy)
+                far_rad.append(tr.reach_mm(t, max(dt, det.t - t.last_seen_t)))
+            # (a still ball gone from its spot unseen -- struck -- explains nothing far
+            # away: what it may have become is vetted below as a struck ball)
             else:
                 pts.append(t.xy)
                 rad.append(EXPLAIN_RADII * R)
@@ -261,6 +267,13 @@ class VisionPipeline:
             d = np.linalg.norm(det.xy_mm[:, None] - np.array(pts)[None], axis=2)
             new &= ~(d <= np.array(rad)[None]).any(axis=1)
         ok = np.ones(len(det), bool)
+        if far_pts and new.any():
+            # found again far from where it was lost: not in a player's arm or body
+            d = np.linalg.norm(det.xy_mm[:, None] - np.array(far_pts)[None], axis=2)
+            far = new & (d <= np.array(far_rad)[None]).any(axis=1)
+            for j in np.nonzero(far)[0]:
+                ok[j] = not self._in_arm(det.xy_mm[j])
+            new &= ~far
         for j in np.nonzero(streak)[0]:
             ok[j] = self._streak_explained(det, j, dt)
         if not new.any():
@@ -285,6 +298,10 @@ class VisionPipeline:
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
+        # and not part of a player's arm or hand (a fingertip can look like a clean ball;
+        # the classifier, trained on rendered balls, may even be sure of a real hand)
+        for j in np.nonzero(new & ok)[0]:
+            ok[j] = not self._in_arm(det.xy_mm[j])
         return det if ok.all() else det[ok]
 
     def _doubtful(self, img: np.ndarray, det: Detections) -> np.ndarray:
@@ -513,6 +530,9 @@ class VisionPipeline:
         bed = self._bed_work
         fg, _ = det.foreground(det.work_image(self._img), (0, 0))
         blob = ((fg > ARM_FOREGROUND) & (bed > 0)).astype(np.uint8)
+        # an opening removes the cue (far thinner than a ball): a ball next to the cue
+        # tip is not part of the arm that holds it
+        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, self._arm_kernel())
         n, lab, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
         edge = (bed > 0) & (cv2.erode(bed, np.ones((5, 5), np.uint8)) == 0)
         min_area = ARM_MIN_BALLS * math.pi * det.r_work**2
@@ -522,6 +542,11 @@ class VisionPipeline:
         mask = np.isin(lab, keep) if keep else np.zeros(lab.shape, bool)
         self._arms = (key, mask)
         return mask
+
+    @functools.cache  # noqa: B019 -- one kernel per pipeline, the pipeline lives long
+    def _arm_kernel(self) -> np.ndarray:
+        k = int(2 * round(ARM_OPEN_RADII * self.detector.r_work) + 1)
+        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
     def _in_arm(self, xy_mm: np.ndarray) -> bool:
         """Whether this table point lies in a player's arm, hand or body now."""

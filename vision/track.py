@@ -78,6 +78,10 @@ DROP_MARGIN_RADII = 0.25
 # long before it counts as a ball; one that moves or goes is dropped without an event.
 PROVISIONAL_CONFIRM_S = 0.3
 PROVISIONAL_GATE_RADII = 0.25
+# A still ball that vanishes with no arm or hand over it was struck and flew off unseen
+# (a streak too faint to find): it is looked for anywhere for this long before the
+# table at rest counts it as gone
+STRUCK_GONE_S = 3.0
 
 
 # Which detection class each ball id has.
@@ -109,6 +113,7 @@ class Track:
     meas_speed: float = 0.0  # its speed measured between its last two observations
     falling: str | None = None  # the pocket whose drop hole it was seen over
     provisional_until: float | None = None  # a doubtful first-frame ball, confirmed then
+    lost_in_arm: bool = True  # a still ball that went from view under an arm or a hand
 
     @property
     def speed(self) -> float:
@@ -534,6 +539,8 @@ class BallTracker:
             if tr.lost_moving:
                 own = HIDDEN_SPEED_FACTOR * tr.lost_speed + HIDDEN_SPEED_MARGIN_MM_S
                 return min(reach, own * min(since, 0.5) + 2 * self.R)
+            if not tr.lost_in_arm:  # struck unseen: the whole table, soon
+                return MAX_SPEED_MM_S * min(since, 0.5) + 2 * self.R
         return reach
 
     def _lone_rolling(self, tr: Track, since: float) -> bool:
@@ -717,6 +724,7 @@ class BallTracker:
                 "meas_speed",
                 "falling",
                 "provisional_until",
+                "lost_in_arm",
             ):
                 va, vb = getattr(a, f), getattr(b, f)
                 setattr(a, f, vb)
@@ -777,6 +785,7 @@ class BallTracker:
                 tr.pocket = name
             if tr.falling:
                 tr.pocket = tr.falling
+            tr.lost_in_arm = moving or self.in_arm is None or bool(self.in_arm(tr.xy))
         if moving:
             # keep predicting a hidden moving ball a little, then freeze it
             if det.t - tr.last_seen_t < 0.2:
@@ -865,6 +874,8 @@ class BallTracker:
                     self._pocketed(tr, 0.6, events)
                 elif self.occluded is None or self.occluded(tr.xy):
                     continue  # under a hand, a cue, a body: kept where it was
+                elif not tr.lost_in_arm and det.t - tr.last_seen_t < STRUCK_GONE_S:
+                    continue  # struck unseen: it may yet be found where it rolled
                 elif tr.lost_moving:
                     tr.state = "off"
                     events.append(
