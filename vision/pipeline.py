@@ -49,6 +49,7 @@ OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means 
 ARM_FOREGROUND = 0.5
 ARM_MIN_BALLS = 4.0
 ARM_OPEN_RADII = 0.6  # opening (ball radii) that removes the cue from the arm's blob
+ARM_WINDOW_RADII = 10.0  # the blob is looked at this far around the point (ball radii)
 DUPLICATE_RADII = 0.8  # a new detection this close (radii) to a carried one is that one
 # A detection no tracked ball explains (a newcomer: a ball placed, or a hand, a cue,
 # an elbow taken for one) must look like a whole ball alone on the cloth:
@@ -93,8 +94,9 @@ class VisionPipeline:
         self.tracker.occluded = self._occluded
         self.tracker.spot_changed = self._spot_changed
         self.tracker.in_arm = self._in_arm
-        self._arms: tuple[int, np.ndarray] | None = None  # (frame index, arm mask)
         self._bed_work: np.ndarray | None = None
+        k = int(2 * round(ARM_OPEN_RADII * self.detector.r_work) + 1)
+        self._arm_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         self._changed_now: np.ndarray | None = None  # this frame's change grid (None: all)
 
     def _grid(self, image: np.ndarray) -> np.ndarray:
@@ -517,48 +519,81 @@ class VisionPipeline:
         det.cls_prob = prob
         return det
 
-    def _arm_mask(self) -> np.ndarray:
-        """Work pixels of the current frame in a player's arm, hand or body: a blob of
-        foreground inside the bed that reaches the bed's edge and is larger than
-        ``ARM_MIN_BALLS`` balls (balls against a cushion make small blobs)."""
-        key = self.stats["frames"]
-        if self._arms is not None and self._arms[0] == key:
-            return self._arms[1]
-        det = self.detector
+    def _bed_mask(self) -> np.ndarray:
+        """Work pixels of the bed (inside the cushion noses, at ball-centre height)."""
         if self._bed_work is None:
-            self._bed_work = self.profile.in_bed(det._xy_mm_map).astype(np.uint8)
-        bed = self._bed_work
-        fg, _ = det.foreground(det.work_image(self._img), (0, 0))
-        blob = ((fg > ARM_FOREGROUND) & (bed > 0)).astype(np.uint8)
-        # an opening removes the cue (far thinner than a ball): a ball next to the cue
-        # tip is not part of the arm that holds it
-        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, self._arm_kernel())
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
-        edge = (bed > 0) & (cv2.erode(bed, np.ones((5, 5), np.uint8)) == 0)
-        min_area = ARM_MIN_BALLS * math.pi * det.r_work**2
-        arms = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
-        touching = set(np.unique(lab[edge])) if arms else set()
-        keep = [i for i in arms if i in touching]
-        mask = np.isin(lab, keep) if keep else np.zeros(lab.shape, bool)
-        self._arms = (key, mask)
-        return mask
-
-    @functools.cache  # noqa: B019 -- one kernel per pipeline, the pipeline lives long
-    def _arm_kernel(self) -> np.ndarray:
-        k = int(2 * round(ARM_OPEN_RADII * self.detector.r_work) + 1)
-        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+            L, W = self.profile.length_mm, self.profile.width_mm
+            n = 24
+            side = np.linspace(0.0, 1.0, n, endpoint=False)
+            outline = np.vstack(
+                [
+                    np.c_[side * L, np.zeros(n)],
+                    np.c_[np.full(n, L), side * W],
+                    np.c_[L - side * L, np.full(n, W)],
+                    np.c_[np.zeros(n), W - side * W],
+                ]
+            )
+            px = self.camera.project(outline, self.profile.ball_radius_mm).reshape(-1, 2)
+            w = self._work_xy(px)
+            ww, wh = self.detector.work_size
+            mask = np.zeros((wh, ww), np.uint8)
+            cv2.fillPoly(mask, [np.round(w).astype(np.int32)], 1)
+            self._bed_work = mask
+        return self._bed_work
 
     def _in_arm(self, xy_mm: np.ndarray) -> bool:
-        """Whether this table point lies in a player's arm, hand or body now."""
+        """Whether this table point lies in a player's arm, hand or body now: a blob of
+        foreground around it (the cue removed by an opening: a ball next to the cue
+        tip is not part of the arm that holds it) larger than ``ARM_MIN_BALLS`` balls
+        that reaches the bed's edge or beyond ``ARM_WINDOW_RADII`` (balls against a
+        cushion, a cluster of balls make small blobs)."""
         if self._img is None:
             return False
+        det = self.detector
         px = self.camera.project(np.asarray(xy_mm, float), self.profile.ball_radius_mm)
-        w = self._work_xy(np.reshape(px, (1, 2)))[0]
-        mask = self._arm_mask()
-        x, y = int(round(w[0])), int(round(w[1]))
-        if not (0 <= y < mask.shape[0] and 0 <= x < mask.shape[1]):
+        px = np.reshape(px, 2)
+        h = ARM_WINDOW_RADII * det.radius_px_max
+        fg, (bx0, by0) = self._work_fg((px[0] - h, px[1] - h, px[0] + h, px[1] + h))
+        if fg is None:
             return False
-        return bool(mask[y, x])
+        hh, ww = fg.shape
+        bed = self._bed_mask()[by0 : by0 + hh, bx0 : bx0 + ww]
+        blob = ((fg > ARM_FOREGROUND) & (bed > 0)).astype(np.uint8)
+        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, self._arm_kernel)
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
+        c = self._work_xy(np.reshape(px, (1, 2)))[0] - (bx0, by0)
+        cx, cy = int(round(c[0])), int(round(c[1]))
+        # a fingertip thinner than the opening is cut from its hand: near it counts
+        k = int(round(ARM_OPEN_RADII * det.r_work))
+        core = lab[max(0, cy - k) : cy + k + 1, max(0, cx - k) : cx + k + 1]
+        ids = [i for i in np.unique(core) if i > 0]
+        min_area = ARM_MIN_BALLS * math.pi * det.r_work**2
+        ids = [i for i in ids if stats[i, cv2.CC_STAT_AREA] >= min_area]
+        if not ids:
+            return False
+        sel = np.isin(lab, ids)
+        # the bed's edge inside the window, or the window's own border (a huge blob)
+        edge = (bed > 0) & (cv2.erode(bed, np.ones((5, 5), np.uint8)) == 0)
+        edge[[0, -1], :] = True
+        edge[:, [0, -1]] = True
+        return bool((sel & edge).any())
+
+    def _work_fg(self, box_px) -> tuple[np.ndarray | None, tuple[int, int]]:
+        """Soft foreground of a frame-pixel box of the current frame, in work pixels
+        (None when the box is empty), and the box's work-pixel origin."""
+        bx0, by0, bx1, by1 = self.detector.work_box(box_px)
+        if bx1 - bx0 < 2 or by1 - by0 < 2:
+            return None, (bx0, by0)
+        x0, y0 = self.detector.roi[:2]
+        sc = self.detector.scale
+        fx0, fy0 = int(round(x0 + bx0 / sc)), int(round(y0 + by0 / sc))
+        fx1, fy1 = int(round(x0 + bx1 / sc)), int(round(y0 + by1 / sc))
+        crop = self._img[fy0:fy1, fx0:fx1]
+        if crop.size == 0:
+            return None, (bx0, by0)
+        work = cv2.resize(crop, (bx1 - bx0, by1 - by0), interpolation=cv2.INTER_AREA)
+        fg, _ = self.detector.foreground(work, (bx0, by0))
+        return fg, (bx0, by0)
 
     def _spot_changed(self, xy_mm: np.ndarray) -> bool:
         """Did the pixels within 1.2 ball radii of this table point change this frame
@@ -575,19 +610,9 @@ class VisionPipeline:
         R = self.profile.ball_radius_mm
         px = self.camera.project(np.asarray(xy_mm, float), R)
         r = self.detector.radius_px_min
-        box = self.detector.work_box((px[0] - r, px[1] - r, px[0] + r, px[1] + r))
-        x0, y0 = self.detector.roi[:2]
-        bx0, by0, bx1, by1 = box
-        if bx1 - bx0 < 2 or by1 - by0 < 2:
+        fg, _ = self._work_fg((px[0] - r, px[1] - r, px[0] + r, px[1] + r))
+        if fg is None:
             return False
-        sc = self.detector.scale
-        fx0, fy0 = int(round(x0 + bx0 / sc)), int(round(y0 + by0 / sc))
-        fx1, fy1 = int(round(x0 + bx1 / sc)), int(round(y0 + by1 / sc))
-        crop = self._img[fy0:fy1, fx0:fx1]
-        if crop.size == 0:
-            return False
-        work = cv2.resize(crop, (bx1 - bx0, by1 - by0), interpolation=cv2.INTER_AREA)
-        fg, _ = self.detector.foreground(work, (bx0, by0))
         return float(fg.mean()) > OCCLUDED_FOREGROUND
 
     def _work_xy(self, xy_px: np.ndarray) -> np.ndarray:
