@@ -578,15 +578,29 @@ class BallDetector:
         of isolated balls measured (``edge_radius_factor``), so an arc on one side
         does not pull the centre.
         """
-        out = np.asarray(xy_px, float).copy()
+        xy = np.asarray(xy_px, float).reshape(-1, 2)
         radius = np.asarray(radius_px, float).reshape(-1)
-        if others_px is None or len(others_px) == 0:
-            # no other balls: each ball's neighbours are the others of ``xy_px`` as
-            # refined so far (the balls before it already moved), so one at a time
-            for i in range(len(out)):
-                out[i] = self._refine_batch(image, out[i : i + 1], radius[i : i + 1], out)[0]
-        elif len(out):
-            out = self._refine_batch(image, out, radius, np.vstack([out, others_px]))
+        n = len(xy)
+        if n == 0:
+            return xy.copy()
+        if others_px is not None and len(others_px):
+            out, ratios = self._refine_batch(image, xy, radius, np.vstack([xy, others_px]))
+        else:
+            # No other balls: the balls are refined in order and each one's neighbours
+            # are the others of ``xy_px`` as refined so far (those before it moved
+            # already).  The fixed point of "refine all, the neighbours before each
+            # ball where the last pass put them" is that order's result (each pass
+            # settles at least the next ball); it comes in two passes unless a
+            # neighbour's move changes which rim pixels face it.
+            out, ratios = self._refine_batch(image, xy, radius, xy)
+            before = np.tri(n, n, -1, bool)[:, :, None]  # [i, j]: j comes before i
+            for _ in range(n - 1):
+                nxt, ratios = self._refine_batch(image, xy, radius, np.where(before, out, xy))
+                settled = np.array_equal(nxt, out)
+                out = nxt
+                if settled:
+                    break
+        self._radius_ratios += ratios
         if len(self._radius_ratios) >= 3:
             self.edge_radius_factor = float(np.median(self._radius_ratios[-200:]))
             self._radius_ratios = self._radius_ratios[-200:]
@@ -594,8 +608,12 @@ class BallDetector:
 
     def _refine_batch(
         self, image: np.ndarray, xy: np.ndarray, radius: np.ndarray, nbr_px: np.ndarray
-    ) -> np.ndarray:
-        """:meth:`refine_full` of several balls at once (neighbours at ``nbr_px``, fixed).
+    ) -> tuple[np.ndarray, list[float]]:
+        """:meth:`refine_full` of several balls at once: the centres, and the free rims'
+        radius / expected radius ratios (isolated balls) to add to ``_radius_ratios``.
+
+        ``nbr_px``: the neighbours, fixed: (N, 2) for every ball, or (n, N, 2) each
+        ball its own.
 
         Every ball's strong edge pixels in a window of ``1.45 r + 1`` around it go into
         one list (one Sobel over the balls' patches stacked), and each iteration
@@ -610,9 +628,9 @@ class BallDetector:
         ix, iy = (np.rint(out[:, 0]).astype(int), np.rint(out[:, 1]).astype(int))
         valid = (ix - k >= 1) & (iy - k >= 1) & (ix + k < w - 1) & (iy + k < h - 1)
         if not valid.any():
-            return out
+            return out, []
         # neighbour directions (unit vectors), zero-padded: a zero never reaches the cos
-        dn = nbr_px[None, :, :] - out[:, None, :]
+        dn = (nbr_px if nbr_px.ndim == 3 else nbr_px[None, :, :]) - out[:, None, :]
         dd = np.hypot(dn[..., 0], dn[..., 1])
         close = (dd > 0.5 * r[:, None]) & (dd < 2.5 * r[:, None])
         n_nb = close.sum(axis=1)
@@ -666,10 +684,14 @@ class BallDetector:
             near = vx * vx + vy * vy < (0.3 * r[b]) ** 2
             if self.inward_edges:
                 near &= ~outward  # the ball is the brighter side of its own rim
-            qd = np.hypot(qx, qy) + 1e-9
-            nbb = nb[b]
-            cosang = (qx[:, None] * nbb[:, :, 0] + qy[:, None] * nbb[:, :, 1]) / qd[:, None]
-            free = near & (cosang.max(axis=1) < NEIGHBOUR_COS)
+            free = near.copy()
+            ask = np.nonzero(near & (n_nb[b] > 0))[0]  # rim votes of balls with neighbours
+            if len(ask):
+                fx, fy = qx[ask], qy[ask]
+                qd = np.hypot(fx, fy) + 1e-9
+                nbb = nb[b[ask]]
+                cosang = (fx[:, None] * nbb[:, :, 0] + fy[:, None] * nbb[:, :, 1]) / qd[:, None]
+                free[ask] = cosang.max(axis=1) < NEIGHBOUR_COS
             use = np.where(np.bincount(b[free], minlength=n)[b] >= 8, free, near)
             active &= np.bincount(b[use], minlength=n) >= 8
             use &= active[b]
@@ -689,7 +711,8 @@ class BallDetector:
             cover = 360.0 * hit.reshape(n, COVER_BINS).sum(axis=1) / COVER_BINS
             full = on & (cover >= FULL_RIM_COVERAGE)
             if full.any():
-                fit = _circle_fits(qx, qy, wt, b, n)
+                pick = full[b]
+                fit = _circle_fits(qx[pick], qy[pick], wt[pick], b[pick], n)
                 good = full & np.isfinite(fit[:, 2]) & (np.abs(fit[:, 2] - r) < 0.15 * r)
                 step[good] = fit[good, :2]
                 alone = good & (n_nb == 0)
@@ -700,11 +723,12 @@ class BallDetector:
             active &= on & (np.abs(step[:, 0]) + np.abs(step[:, 1]) >= 0.05)
             if not active.any():
                 break
-        if ratios:  # in the per-ball loop's order: by ball, then by iteration
-            idx = np.concatenate([i for i, _ in ratios])
-            val = np.concatenate([v for _, v in ratios])
-            self._radius_ratios += [float(v) for v in val[np.argsort(idx, kind="stable")]]
-        return out
+        if not ratios:
+            return out, []
+        # in the per-ball loop's order: by ball, then by iteration
+        idx = np.concatenate([i for i, _ in ratios])
+        val = np.concatenate([v for _, v in ratios])
+        return out, [float(v) for v in val[np.argsort(idx, kind="stable")]]
 
     def surroundings(
         self, image: np.ndarray, xy_px: np.ndarray, others_px: np.ndarray
@@ -883,26 +907,27 @@ def _circle_fits(
     x: np.ndarray, y: np.ndarray, w: np.ndarray, ball: np.ndarray, n: int
 ) -> np.ndarray:
     """Weighted algebraic (Kasa) circle fits of the points of each of ``n`` balls
-    (``ball``: each point's ball): (cx, cy, r) rows, r NaN where degenerate.
+    (``ball``: each point's ball, in ascending order): (cx, cy, r) rows, NaN for a
+    ball without points or with a degenerate fit.
 
     Unlike the mean of fixed-radius votes it does not need the radius, so an
     unevenly lit rim (one side weaker) does not pull the centre.  The least-squares
-    solution of ``[x y 1] . (a, b, c) = x^2 + y^2`` by its normal equations.
+    solution of ``[x y 1] . (a, b, c) = x^2 + y^2`` by its normal equations, whose
+    sums come from one product per point and one segment sum per ball.
     """
-    z = x * x + y * y
-    terms = (x * x, x * y, x, y * y, y, np.ones_like(x), z * x, z * y, z)
-    sxx, sxy, sx, syy, sy, s1, szx, szy, sz = (np.bincount(ball, w * t, minlength=n) for t in terms)
-    A = np.stack(
-        [np.stack([sxx, sxy, sx], -1), np.stack([sxy, syy, sy], -1), np.stack([sx, sy, s1], -1)], 1
-    )
-    rhs = np.stack([szx, szy, sz], -1)
     out = np.full((n, 3), np.nan)
-    ok = np.abs(np.linalg.det(A)) > 1e-9 * np.maximum(1.0, np.abs(A).max(axis=(1, 2))) ** 3
-    if not ok.any():
+    if not len(x):
         return out
-    sol = np.linalg.solve(A[ok], rhs[ok][..., None])[..., 0]
+    d = np.stack([x, y, np.ones_like(x), x * x + y * y], axis=1)
+    prod = d[:, :, None] * (d * w[:, None])[:, None, :]
+    balls, starts = np.unique(ball, return_index=True)
+    mom = np.add.reduceat(prod, starts, axis=0)  # per ball: sum of w d d^T
+    try:
+        sol = np.linalg.solve(mom[:, :3, :3], mom[:, :3, 3:])[..., 0]
+    except np.linalg.LinAlgError:  # a singular system (never with a full rim): one by one
+        sol = np.array([np.linalg.lstsq(m[:3, :3], m[:3, 3], rcond=None)[0] for m in mom])
     cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
     r2 = sol[:, 2] + cx * cx + cy * cy
-    r = np.sqrt(np.where(np.isfinite(r2) & (r2 > 0), r2, np.nan))
-    out[ok] = np.stack([cx, cy, r], -1)
+    ok = np.isfinite(r2) & (r2 > 0)
+    out[balls[ok]] = np.stack([cx[ok], cy[ok], np.sqrt(r2[ok])], axis=1)
     return out
