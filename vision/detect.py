@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile
@@ -785,7 +784,8 @@ class BallDetector:
         inside = (qi[..., 0] >= 0) & (qi[..., 0] < w) & (qi[..., 1] >= 0) & (qi[..., 1] < h)
         f = np.zeros(inside.shape)
         f[inside] = fg[qi[..., 1][inside], qi[..., 0][inside]]
-        d = np.linalg.norm(q[:, :, None] - others[None, None], axis=3)
+        dq = q[:, :, None] - others[None, None]
+        d = np.sqrt(dq[..., 0] * dq[..., 0] + dq[..., 1] * dq[..., 1])
         d[np.arange(n), :, np.arange(n)] = (
             np.inf
         )  # the peak itself (``others`` starts with ``pts``)
@@ -797,8 +797,8 @@ class BallDetector:
         core = self._core
         k = core.shape[0] // 2
         fgp = np.pad(fg, k, mode="constant")
-        win = sliding_window_view(fgp, core.shape)[ys, xs] * core
-        return win.reshape(len(xs), -1).sum(axis=1)  # each window summed as one row
+        win = _windows(fgp, ys, xs, core.shape[0]) * core.ravel()
+        return win.sum(axis=1)  # each window summed as one row
 
     def _peak_centroid(self, acc: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Sub-pixel peak: centroid of the votes above half the peak in a small window."""
@@ -811,12 +811,11 @@ class BallDetector:
         ok = np.nonzero((x >= k) & (y >= k) & (x < w - k) & (y < h - k))[0]
         if not len(ok):
             return out
-        win = sliding_window_view(acc, xx.shape)[y[ok] - k, x[ok] - k].astype(np.float64)
-        win = np.maximum(win - 0.5 * win.max(axis=(1, 2), keepdims=True), 0.0)
-        n = len(ok)
-        s = win.reshape(n, -1).sum(axis=1)
-        sx = (win * xx).reshape(n, -1).sum(axis=1)
-        sy = (win * yy).reshape(n, -1).sum(axis=1)
+        win = _windows(acc, y[ok] - k, x[ok] - k, 2 * k + 1).astype(np.float64)
+        win = np.maximum(win - 0.5 * win.max(axis=1, keepdims=True), 0.0)
+        s = win.sum(axis=1)
+        sx = (win * xx.ravel()).sum(axis=1)
+        sy = (win * yy.ravel()).sum(axis=1)
         pos = s > 0
         i = ok[pos]
         out[i, 0] = x[i] + sx[pos] / s[pos]
@@ -901,6 +900,14 @@ class _ChannelGradients:
         k = mm.argmax(axis=1)
         idx = flat * c + k
         return gx.reshape(-1)[idx], gy.reshape(-1)[idx], mm[np.arange(len(k)), k]
+
+
+def _windows(img: np.ndarray, ys: np.ndarray, xs: np.ndarray, size: int) -> np.ndarray:
+    """The ``size`` x ``size`` windows of a 2-D image whose top-left corners are at
+    ``(ys, xs)`` (all inside), one flattened window a row."""
+    w = img.shape[1]
+    dy, dx = np.divmod(np.arange(size * size), size)
+    return img.ravel()[(ys * w + xs)[:, None] + (dy * w + dx)[None, :]]
 
 
 def _circle_fits(
