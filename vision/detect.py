@@ -504,10 +504,9 @@ class BallDetector:
             inside = (bi[:, 0] >= 0) & (bi[:, 0] < w) & (bi[:, 1] >= 0) & (bi[:, 1] < h)
             known[lab[bi[inside, 1], bi[inside, 0]]] = True
         out_px, out_half = [], []
-        for i in range(1, n):
+        big = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= min_area)[0]
+        for i in big[(big > 0) & ~known[big]]:
             x, y, bxw, bxh, area = (int(v) for v in stats[i])
-            if area < min_area or known[i]:
-                continue
             # cut by the window (not by the image): partial, the neighbouring box has it
             if (x == 0 and ox > 0) or (y == 0 and oy > 0):
                 continue
