@@ -58,6 +58,7 @@ NEW_MAX_RING = 0.2  # little unexplained foreground around it (not part of a han
 NEW_MIN_REL = 0.75  # not darker than the cloth (a sleeve, a shadow)
 NEW_MAX_NONE = 0.3  # the classifier does not call it 'none'
 EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
+FAR_MIN_SCORE = 0.5  # a ball lost while moving is found again far away only on a fair rim
 AHEAD_COS = math.cos(math.radians(35.0))  # a moving ball explains what lies this near its way
 WAY_MIN_SCORE = 0.7  # a crisp rim on a moving ball's way is kept even if the CNN says 'none'
 STREAK_MIN_TRAVEL_RADII = 0.7  # a ball moving this far a frame may smear into a streak
@@ -270,11 +271,11 @@ class VisionPipeline:
             new &= ~(d <= np.array(rad)[None]).any(axis=1)
         ok = np.ones(len(det), bool)
         if far_pts and new.any():
-            # found again far from where it was lost: not in a player's arm or body
+            # found again far from where it was lost: a fair rim, not in a player's arm
             d = np.linalg.norm(det.xy_mm[:, None] - np.array(far_pts)[None], axis=2)
             far = new & (d <= np.array(far_rad)[None]).any(axis=1)
             for j in np.nonzero(far)[0]:
-                ok[j] = not self._in_arm(det.xy_mm[j])
+                ok[j] = det.score[j] >= FAR_MIN_SCORE and not self._in_arm(det.xy_mm[j])
             new &= ~far
         for j in np.nonzero(streak)[0]:
             ok[j] = self._streak_explained(det, j, dt)
@@ -294,9 +295,7 @@ class VisionPipeline:
         if "none" in det.classes and det.cls_prob.shape[1]:
             p_none = det.cls_prob[:, det.classes.index("none")]
             ok &= ~new | (p_none < NEW_MAX_NONE)
-        # a crisp one the classifier is not sure of must be alone on the cloth like any
-        # newcomer: behind a struck ball lie the cue and the hand that holds it
-        idx = np.nonzero(new & ok & ~(struck & sure))[0]
+        idx = np.nonzero(new & ok & ~struck)[0]
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)

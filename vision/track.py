@@ -114,6 +114,7 @@ class Track:
     falling: str | None = None  # the pocket whose drop hole it was seen over
     provisional_until: float | None = None  # a doubtful first-frame ball, confirmed then
     lost_in_arm: bool = True  # a still ball that went from view under an arm or a hand
+    top_speed: float = 0.0  # its fastest lately, less what friction took since
 
     @property
     def speed(self) -> float:
@@ -725,6 +726,7 @@ class BallTracker:
                 "falling",
                 "provisional_until",
                 "lost_in_arm",
+                "top_speed",
             ):
                 va, vb = getattr(a, f), getattr(b, f)
                 setattr(a, f, vb)
@@ -760,6 +762,11 @@ class BallTracker:
         if tr.speed <= REST_SPEED_MM_S and tr.still_since_t is None:
             tr.still_since_t = det.t
         tr.moving_obs = tr.moving_obs + 1 if tr.speed > REST_SPEED_MM_S else 0
+        if tr.speed > REST_SPEED_MM_S:
+            since = max(dt, det.t - tr.last_seen_t)
+            tr.top_speed = max(tr.speed, tr.top_speed - self.motion.decel_mm_s2 * since)
+        else:
+            tr.top_speed = 0.0
         if tr.state == "hidden":
             tr.state = "table"
         tr.last_seen_t, tr.last_seen_frame = det.t, det.frame
@@ -779,7 +786,9 @@ class BallTracker:
         if tr.state == "table":
             tr.state = "hidden"
             tr.lost_moving = moving
-            tr.lost_speed = tr.speed
+            # one slow (blurred) measurement may lower its speed estimate; friction alone
+            # slows it no faster than this
+            tr.lost_speed = max(tr.speed, tr.top_speed)
             name, d = self.motion.nearest_pocket(p_pred if moving else tr.xy)
             if d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05:
                 tr.pocket = name
