@@ -576,33 +576,92 @@ class BallDetector:
         of isolated balls measured (``edge_radius_factor``), so an arc on one side
         does not pull the centre.
         """
-        xy = np.asarray(xy_px, float).reshape(-1, 2)
+        out = np.asarray(xy_px, float).reshape(-1, 2).copy()
         radius = np.asarray(radius_px, float).reshape(-1)
-        n = len(xy)
+        n = len(out)
         if n == 0:
-            return xy.copy()
-        if others_px is not None and len(others_px):
-            out, ratios = self._refine_batch(image, xy, radius, np.vstack([xy, others_px]))
+            return out
+        if others_px is not None and len(others_px) and n >= 2:
+            # every ball against the same neighbours: all at once
+            out, ratios = self._refine_batch(image, out, radius, np.vstack([out, others_px]))
         else:
-            # No other balls: the balls are refined in order and each one's neighbours
-            # are the others of ``xy_px`` as refined so far (those before it moved
-            # already).  The fixed point of "refine all, the neighbours before each
-            # ball where the last pass put them" is that order's result (each pass
-            # settles at least the next ball); it comes in two passes unless a
-            # neighbour's move changes which rim pixels face it.
-            out, ratios = self._refine_batch(image, xy, radius, xy)
-            before = np.tri(n, n, -1, bool)[:, :, None]  # [i, j]: j comes before i
-            for _ in range(n - 1):
-                nxt, ratios = self._refine_batch(image, xy, radius, np.where(before, out, xy))
-                settled = np.array_equal(nxt, out)
-                out = nxt
-                if settled:
-                    break
+            # one ball, or no other balls: then each ball's neighbours are the others
+            # of ``xy_px`` as refined so far (those before it moved already)
+            allp = out if others_px is None or len(others_px) == 0 else np.vstack([out, others_px])
+            ratios = []
+            for i in range(n):
+                out[i], rat = self._refine_one(image, out[i], float(radius[i]), allp)
+                ratios += rat
         self._radius_ratios += ratios
         if len(self._radius_ratios) >= 3:
             self.edge_radius_factor = float(np.median(self._radius_ratios[-200:]))
             self._radius_ratios = self._radius_ratios[-200:]
         return out
+
+    def _refine_one(
+        self, image: np.ndarray, xy: np.ndarray, r: float, nbr_px: np.ndarray
+    ) -> tuple[np.ndarray, list[float]]:
+        """:meth:`refine_full` of one ball (neighbours at ``nbr_px``): its centre and the
+        free rim's radius ratios.  The arithmetic of :meth:`_refine_batch` (a test
+        holds the two to the same results), without its per-ball bookkeeping, which
+        costs more than it saves for a single ball."""
+        h, w = image.shape[:2]
+        out = np.array(xy, float)
+        k = int(math.ceil(1.45 * r)) + 1
+        dn = nbr_px - out
+        dd = np.hypot(dn[:, 0], dn[:, 1])
+        close = (dd > 0.5 * r) & (dd < 2.5 * r)
+        nbr = dn[close] / dd[close, None]
+        ix, iy = int(round(out[0])), int(round(out[1]))
+        if ix - k < 1 or iy - k < 1 or ix + k >= w - 1 or iy + k >= h - 1:
+            return out, []
+        patch = image[iy - k - 1 : iy + k + 2, ix - k - 1 : ix + k + 2]
+        xx, yy, gx, gy, mag = _strong_edges(patch, k)
+        if len(mag) < 8:
+            return out, []
+        xx, yy = xx.astype(np.float32), yy.astype(np.float32)
+        ratios = []
+        re = r * self.edge_radius_factor
+        for _ in range(2):
+            px_, py_ = xx + (ix - out[0]), yy + (iy - out[1])  # relative to the centre
+            d2 = px_ * px_ + py_ * py_
+            sel = (d2 > (0.6 * r) ** 2) & (d2 < (1.35 * r) ** 2)
+            if np.count_nonzero(sel) < 8:
+                break
+            g = mag[sel]
+            ux, uy = gx[sel] / g, gy[sel] / g
+            qx, qy = px_[sel], py_[sel]
+            outward = qx * ux + qy * uy > 0
+            s = np.where(outward, -1.0, 1.0)
+            vx, vy = qx + s * re * ux, qy + s * re * uy
+            near = vx * vx + vy * vy < (0.3 * r) ** 2
+            if self.inward_edges:
+                near &= ~outward  # the ball is the brighter side of its own rim
+            free = near
+            if len(nbr):
+                qd = np.hypot(qx, qy) + 1e-9
+                cosang = (qx[:, None] * nbr[None, :, 0] + qy[:, None] * nbr[None, :, 1]) / qd[
+                    :, None
+                ]
+                free = near & (cosang.max(axis=1) < NEIGHBOUR_COS)
+            use = free if np.count_nonzero(free) >= 8 else near
+            if np.count_nonzero(use) < 8:
+                break
+            wt = np.minimum(g[use], EDGE_FULL_GRAD).astype(np.float64)
+            qx, qy, vx, vy = qx[use], qy[use], vx[use], vy[use]
+            sw = wt.sum()
+            step = np.array([(wt * vx).sum() / sw, (wt * vy).sum() / sw])
+            bins = _cover_bins(qx, qy)
+            if 360.0 * len(np.unique(bins)) / COVER_BINS >= FULL_RIM_COVERAGE:
+                fit = _circle_fits(qx, qy, wt, np.zeros(len(qx), np.intp), 1)[0]
+                if np.isfinite(fit[2]) and abs(fit[2] - r) < 0.15 * r:
+                    step = fit[:2]
+                    if not len(nbr):
+                        ratios.append(float(fit[2] / r))
+            out += step
+            if abs(step[0]) + abs(step[1]) < 0.05:
+                break
+        return out, ratios
 
     def _refine_batch(
         self, image: np.ndarray, xy: np.ndarray, radius: np.ndarray, nbr_px: np.ndarray
@@ -646,18 +705,19 @@ class BallDetector:
             sy0, sx0 = max(0, y0), max(0, x0)
             sy1, sx1 = min(h, y0 + K), min(w, x0 + K)
             stack[j, sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = image[sy0:sy1, sx0:sx1]
-        grads = _ChannelGradients(stack.reshape(len(balls) * K, K, *chans))
-        cand = np.flatnonzero(grads.m > EDGE_MIN_GRAD * EDGE_MIN_GRAD)
-        mag = np.sqrt(grads.m.ravel()[cand])
-        cand, mag = cand[mag > EDGE_MIN_GRAD], mag[mag > EDGE_MIN_GRAD]
-        row, col = np.divmod(cand, K)
-        bj, ly = np.divmod(row, K)
+        xx, yy, gx, gy, mag = _strong_edges(stack.reshape(len(balls) * K, K, *chans), kmax)
+        bj, yy = np.divmod(yy + (kmax + 1), K)  # the stack's rows: patch, row in it
+        yy -= kmax + 1
         cb = balls[bj]  # the ball of each candidate pixel
-        dy, dx = ly - (kmax + 1), col - (kmax + 1)
-        own = (np.abs(dx) <= k[cb]) & (np.abs(dy) <= k[cb])  # the ball's own window
-        cand, mag, cb = cand[own], mag[own], cb[own]
-        gx, gy = grads.at(cand)[:2]
-        xx, yy = dx[own].astype(np.float32), dy[own].astype(np.float32)
+        own = (np.abs(xx) <= k[cb]) & (np.abs(yy) <= k[cb])  # the ball's own window
+        xx, yy, gx, gy, mag, cb = (
+            xx[own].astype(np.float32),
+            yy[own].astype(np.float32),
+            gx[own],
+            gy[own],
+            mag[own],
+            cb[own],
+        )
         re_all = r * self.edge_radius_factor
         active = valid.copy()
         ratios: list[tuple[np.ndarray, np.ndarray]] = []
@@ -703,8 +763,7 @@ class BallDetector:
             step = np.zeros((n, 2))
             step[on, 0] = np.bincount(b, wt * vx, minlength=n)[on] / sw[on]
             step[on, 1] = np.bincount(b, wt * vy, minlength=n)[on] / sw[on]
-            ang = np.arctan2(qy, qx)
-            bins = ((ang + math.pi) / (2 * math.pi) * COVER_BINS).astype(int) % COVER_BINS
+            bins = _cover_bins(qx, qy)
             hit = np.bincount(b * COVER_BINS + bins, minlength=n * COVER_BINS) > 0
             cover = 360.0 * hit.reshape(n, COVER_BINS).sum(axis=1) / COVER_BINS
             full = on & (cover >= FULL_RIM_COVERAGE)
@@ -901,6 +960,30 @@ class _ChannelGradients:
         return gx.reshape(-1)[idx], gy.reshape(-1)[idx], mm[np.arange(len(k)), k]
 
 
+def _strong_edges(
+    img: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The edge pixels of a patch (a pixel of border around a ``2k+1`` wide window)
+    whose strongest channel's gradient exceeds ``EDGE_MIN_GRAD``, in row order: their
+    column and row offsets from the window's centre (``xx, yy``, integers; rows past
+    the first window continue downwards in a stack of patches), that channel's
+    ``gx, gy`` and the gradient magnitude."""
+    grads = _ChannelGradients(img, margin=1)
+    cand = np.flatnonzero(grads.m > EDGE_MIN_GRAD * EDGE_MIN_GRAD)
+    mag = np.sqrt(grads.m.ravel()[cand])
+    strong = mag > EDGE_MIN_GRAD  # exactly the test on the square root
+    cand, mag = cand[strong], mag[strong]
+    gx, gy = grads.at(cand)[:2]
+    row, col = np.divmod(cand, grads.shape[1])
+    return col - k, row - k, gx, gy, mag
+
+
+def _cover_bins(qx: np.ndarray, qy: np.ndarray) -> np.ndarray:
+    """The sector (of ``COVER_BINS``) of each rim point's direction from the centre."""
+    ang = np.arctan2(qy, qx)
+    return ((ang + math.pi) / (2 * math.pi) * COVER_BINS).astype(int) % COVER_BINS
+
+
 def _windows(img: np.ndarray, ys: np.ndarray, xs: np.ndarray, size: int) -> np.ndarray:
     """The ``size`` x ``size`` windows of a 2-D image whose top-left corners are at
     ``(ys, xs)`` (all inside), one flattened window a row."""
@@ -924,10 +1007,16 @@ def _circle_fits(
     out = np.full((n, 3), np.nan)
     if not len(x):
         return out
-    d = np.stack([x, y, np.ones_like(x), x * x + y * y], axis=1)
-    prod = d[:, :, None] * (d * w[:, None])[:, None, :]
-    balls, starts = np.unique(ball, return_index=True)
-    mom = np.add.reduceat(prod, starts, axis=0)  # per ball: sum of w d d^T
+    d = np.empty((len(x), 4))
+    d[:, 0], d[:, 1], d[:, 2], d[:, 3] = x, y, 1.0, x * x + y * y
+    dw = d * w[:, None]
+    if ball[0] == ball[-1]:  # one ball (the common case): one product
+        balls = ball[:1]
+        mom = (dw.T @ d)[None]
+    else:
+        starts = np.flatnonzero(np.r_[True, ball[1:] != ball[:-1]])
+        balls = ball[starts]
+        mom = np.add.reduceat(dw[:, :, None] * d[:, None, :], starts, axis=0)  # sum w d d^T
     try:
         sol = np.linalg.solve(mom[:, :3, :3], mom[:, :3, 3:])[..., 0]
     except np.linalg.LinAlgError:  # a singular system (never with a full rim): one by one
