@@ -666,11 +666,9 @@ class BallDetector:
     def _refine_batch(
         self, image: np.ndarray, xy: np.ndarray, radius: np.ndarray, nbr_px: np.ndarray
     ) -> tuple[np.ndarray, list[float]]:
-        """:meth:`refine_full` of several balls at once: the centres, and the free rims'
-        radius / expected radius ratios (isolated balls) to add to ``_radius_ratios``.
-
-        ``nbr_px``: the neighbours, fixed: (N, 2) for every ball, or (n, N, 2) each
-        ball its own.
+        """:meth:`refine_full` of several balls against the same neighbours ``nbr_px``:
+        the centres, and the free rims' radius / expected radius ratios (isolated
+        balls) to add to ``_radius_ratios``.
 
         Every ball's strong edge pixels in a window of ``1.45 r + 1`` around it go into
         one list (one Sobel over the balls' patches stacked), and each iteration
@@ -687,7 +685,7 @@ class BallDetector:
         if not valid.any():
             return out, []
         # neighbour directions (unit vectors), zero-padded: a zero never reaches the cos
-        dn = (nbr_px if nbr_px.ndim == 3 else nbr_px[None, :, :]) - out[:, None, :]
+        dn = nbr_px[None, :, :] - out[:, None, :]
         dd = np.hypot(dn[..., 0], dn[..., 1])
         close = (dd > 0.5 * r[:, None]) & (dd < 2.5 * r[:, None])
         n_nb = close.sum(axis=1)
