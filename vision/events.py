@@ -101,6 +101,14 @@ CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
 CLUSTER_MIN_DV_MM_S = 60.0  # an impulse (as a velocity change) that counts as a contact
 CLUSTER_MIN_FRACTION = 0.02  # ... or this fraction of the cluster's largest
 HAND_FRAMES = 3  # a ball must be seen at rest this many frames to be placed
+# a cushion contact seen in the gap to one contact line: the gap falls, then rises
+REVERSAL_NEAR_MM = 12.0  # samples this close to a contact line are looked at
+REVERSAL_SIDE_SAMPLES = 3  # a line is fitted to the gap over this many samples each side
+REVERSAL_SIDE_S = 0.2  # ... spanning at most this long
+REVERSAL_MIN_MM_S = 25.0  # the gap falls and rises at least this fast
+REVERSAL_TOL_MM = 5.0  # the two lines meet within this of a zero gap (a touch)
+REVERSAL_MAX_DEPTH_R = 0.5  # ... and none looked for deeper than this past a mouth line
+REVERSAL_EDGE_MM = 3.0  # a touch this far inside a nose's end is the nose's, not the jaw's
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
 
 
@@ -425,6 +433,7 @@ class _Cand:
     t: float
     conf: float
     data: dict
+    gap: float = 0.0  # a cushion reversal's gap at its vertex (mm)
 
 
 class EventExtractor:
@@ -1044,6 +1053,7 @@ class EventExtractor:
                     if typ == "collision" and same_cluster_soon(fields["a"], fields["b"], t):
                         continue
                     out.append(_Cand(typ, max(t, t0), conf, fields))
+            out += [c for c in self._cushion_reversals(mv) if c.t >= t0]
             # a ball that creeps into a cushion and stops against it touched it
             last = solid[-1]
             v_end = last.vel(last.t1)
@@ -1101,6 +1111,134 @@ class EventExtractor:
         s["t_end_event"] = t_end
         s["positions"] = positions
         return out
+
+    def _cushion_reversals(self, mv: Move) -> list[_Cand]:
+        """Cushion contacts seen in the gap between the ball and each contact line.
+
+        A touch reverses the velocity across the line: the gap falls to zero and rises
+        again.  A line is fitted to the gap on each side of its smallest sample (the
+        vertex put on either side of it, the better fit kept); where the falling and
+        rising lines meet within ``REVERSAL_TOL_MM`` of a zero gap the ball touched
+        that line.  This finds the contacts no path break shows: a slow ball's bend
+        fits one piece of constant acceleration, and near a corner the break is put
+        down to the first line the extrapolated path reaches."""
+        bd = self.data[mv.ball]
+        idx = np.asarray(mv.idx)
+        if len(idx) < 3:
+            return []
+        ts, xy = bd.ts[idx], bd.xy[idx]
+        g, R = self.geom, self.R
+        rel = xy[:, None, :] - g.seg_a[None]
+        along = np.einsum("nsk,sk->ns", rel, g.seg_d)
+        gap_s = np.einsum("nsk,sk->ns", rel, g.seg_n) - R
+        # the line beyond its ends too (a ball comes from the corner past the end):
+        # the contact itself must fall on the segment
+        reach = 2 * R
+        gap_s = np.where((along >= -reach) & (along <= g.seg_len + reach), gap_s, np.inf)
+        rc = xy[:, None, :] - g.circ_c[None]
+        gap_c = np.hypot(rc[..., 0], rc[..., 1]) - g.circ_r - R
+        gaps = np.concatenate([gap_s, gap_c], axis=1)
+        names = g.seg_name + g.circ_name
+        out: list[_Cand] = []
+        for j in np.nonzero(np.min(gaps, axis=0) <= REVERSAL_NEAR_MM)[0]:
+            col = gaps[:, j]
+            near = col <= REVERSAL_NEAR_MM
+            k = 0
+            while k < len(col):
+                if not near[k]:
+                    k += 1
+                    continue
+                e = k
+                while e + 1 < len(col) and near[e + 1]:
+                    e += 1
+                m = k + int(np.argmin(col[k : e + 1]))
+                hit = self._gap_vertex(ts, col, m)
+                if hit is not None and j >= len(g.seg_name):
+                    # the gap to a point falls and rises as a ball merely passes it:
+                    # a touch turns the velocity's own component along the normal
+                    t_c, _, a, b = hit
+                    cc = g.circ_c[j - len(g.seg_name)]
+                    c_at = xy[m] - cc
+                    nrm = c_at / max(float(np.linalg.norm(c_at)), 1e-9)
+                    va = np.polyfit(ts[a], xy[a], 1)[0] @ nrm
+                    vb = np.polyfit(ts[b], xy[b], 1)[0] @ nrm
+                    if va > -REVERSAL_MIN_MM_S or vb < REVERSAL_MIN_MM_S:
+                        hit = None
+                if hit is not None:
+                    t_c, gap0 = hit[:2]
+                    f = float(np.clip(np.interp(t_c, ts, np.arange(len(ts))), 0, len(ts) - 1))
+                    i0 = int(min(f, len(ts) - 2))
+                    c = xy[i0] + (f - i0) * (xy[i0 + 1] - xy[i0])
+                    if j < len(g.seg_name):
+                        a_c = float(np.dot(c - g.seg_a[j], g.seg_d[j]))
+                        if not -REVERSAL_TOL_MM <= a_c <= g.seg_len[j] + REVERSAL_TOL_MM:
+                            k = e + 1
+                            continue
+                    pk = self.in_mouth_zone(c)
+                    if pk is not None and self.mouth_depth(c, pk) > REVERSAL_MAX_DEPTH_R * R:
+                        k = e + 1  # falling into the pocket: its last samples tell nothing
+                        continue
+                    name = names[j]
+                    if j >= len(g.seg_name):
+                        name = self._nose_under(c) or name
+                    conf = 0.9 if not name.startswith("jaw:") else 0.8
+                    fields = {"ball": mv.ball, "cushion": name, "pos": _r(c)}
+                    out.append(_Cand("cushion", t_c, conf, fields, abs(gap0)))
+                k = e + 1
+        # a ball near a corner is near two lines at once: one touch, the closest line
+        out.sort(key=lambda c: c.gap)
+        kept: list[_Cand] = []
+        for c in out:
+            if all(abs(c.t - o.t) > self.dt for o in kept):
+                kept.append(c)
+        return sorted(kept, key=lambda c: c.t)
+
+    def _nose_under(self, c: np.ndarray) -> str | None:
+        """The cushion nose a ball centred at ``c`` touches with the foot of its
+        perpendicular ``REVERSAL_EDGE_MM`` or more inside the nose's ends (there the
+        nose, not the jaw rounding tangent to it at its end, is the contact)."""
+        g = self.geom
+        rel = c[None, :] - g.seg_a
+        along = np.einsum("ij,ij->i", rel, g.seg_d)
+        gap = np.einsum("ij,ij->i", rel, g.seg_n) - self.R
+        ok = (
+            (along >= REVERSAL_EDGE_MM)
+            & (along <= g.seg_len - REVERSAL_EDGE_MM)
+            & (np.abs(gap) <= REVERSAL_TOL_MM)
+        )
+        ok &= np.array([not n.startswith("jaw:") for n in g.seg_name])
+        if not ok.any():
+            return None
+        return g.seg_name[int(np.argmin(np.where(ok, np.abs(gap), np.inf)))]
+
+    @staticmethod
+    def _gap_vertex(ts: np.ndarray, col: np.ndarray, m: int):
+        """Where the gap to a line, falling then rising around sample ``m``, reached
+        its vertex: (time, gap there, samples before, samples after) or None when it
+        does not fall, rise and meet near zero."""
+        best = None
+        for split in (m, m + 1):  # the vertex before / after the closest sample
+            a = [i for i in range(split - REVERSAL_SIDE_SAMPLES, split) if i >= 0]
+            b = [i for i in range(split, split + REVERSAL_SIDE_SAMPLES) if i < len(ts)]
+            a = [i for i in a if ts[split - 1] - ts[i] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
+            b = [i for i in b if ts[i] - ts[split] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
+            if len(a) < 2 or len(b) < 2 or split >= len(ts):
+                continue
+            fa = np.polyfit(ts[a], col[a], 1)
+            fb = np.polyfit(ts[b], col[b], 1)
+            if fa[0] > -REVERSAL_MIN_MM_S or fb[0] < REVERSAL_MIN_MM_S:
+                continue
+            t_c = (fb[1] - fa[1]) / (fa[0] - fb[0])
+            if not ts[a[-1]] - 1e-9 <= t_c <= ts[b[0]] + 1e-9:
+                continue
+            gap0 = float(np.polyval(fa, t_c))
+            res = float(
+                np.sum((np.polyval(fa, ts[a]) - col[a]) ** 2)
+                + np.sum((np.polyval(fb, ts[b]) - col[b]) ** 2)
+            )
+            if abs(gap0) <= REVERSAL_TOL_MM and (best is None or res < best[2]):
+                best = (float(t_c), gap0, res, a, b)
+        return None if best is None else (best[0], best[1], best[3], best[4])
 
     def _lag_pair(self, first: Move, mv: Move) -> bool:
         """GR-8: ``mv`` set moving with ``first`` (within ``LAG_WINDOW_S``), far from it

@@ -421,11 +421,13 @@ def score(
 
 def load_play(name: str, seed: int, cache_dir: str | None = None):
     """(scene spec, profile, played scene), from a pickle cache when ``cache_dir`` is set
-    (building a scene runs the physics: seconds each)."""
+    (building a scene runs the physics: seconds each).  A scene the planner could not
+    play is remembered there too (``.unplayable``) and raises ``SceneError`` again."""
     import pickle
     from pathlib import Path
 
     from luza.calibration.profiles import load_profile
+    from luza.samples.planning import SceneError
     from luza.samples.scenes import SCENES, build_scene
 
     spec = SCENES[name]
@@ -434,7 +436,16 @@ def load_play(name: str, seed: int, cache_dir: str | None = None):
     if path is not None and path.is_file():
         with path.open("rb") as f:
             return spec, profile, pickle.load(f)
-    play = build_scene(name, profile, seed)
+    failed = path.with_suffix(".unplayable") if path is not None else None
+    if failed is not None and failed.is_file():  # the planner's search is minutes: once
+        raise SceneError(failed.read_text(encoding="utf-8"))
+    try:
+        play = build_scene(name, profile, seed)
+    except SceneError as e:
+        if failed is not None:
+            failed.parent.mkdir(parents=True, exist_ok=True)
+            failed.write_text(str(e), encoding="utf-8")
+        raise
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
