@@ -73,6 +73,13 @@ STREAK_FILL = 0.8  # area / the stadium's area of the same length and width
 STREAK_SCORE = 0.5
 STREAK_MIN_REL = 0.8  # a streak's mean brightness / the cloth's (a ball is not darker)
 _CHANNEL_SUM = np.ones((1, 3), np.float32)  # cv2.transform: the sum of a pixel's channels
+PEAK_WINDOW_HALF = 2  # a vote peak's sub-pixel centroid is taken in a 5x5 window
+_PEAK_OFFSETS = tuple(  # that window's row and column offsets, flattened
+    a.ravel()
+    for a in np.mgrid[
+        -PEAK_WINDOW_HALF : PEAK_WINDOW_HALF + 1, -PEAK_WINDOW_HALF : PEAK_WINDOW_HALF + 1
+    ].astype(np.float64)
+)
 
 
 @dataclass(frozen=True)
@@ -858,10 +865,10 @@ class BallDetector:
 
     def _peak_centroid(self, acc: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Sub-pixel peak: centroid of the votes above half the peak in a small window."""
-        k = 2
+        k = PEAK_WINDOW_HALF
         h, w = acc.shape
         out = pts.copy()
-        yy, xx = np.mgrid[-k : k + 1, -k : k + 1].astype(np.float64)
+        yy, xx = _PEAK_OFFSETS
         ip = pts.astype(int)
         x, y = ip[:, 0], ip[:, 1]
         ok = np.nonzero((x >= k) & (y >= k) & (x < w - k) & (y < h - k))[0]
@@ -870,8 +877,8 @@ class BallDetector:
         win = _windows(acc, y[ok] - k, x[ok] - k, 2 * k + 1).astype(np.float64)
         win = np.maximum(win - 0.5 * win.max(axis=1, keepdims=True), 0.0)
         s = win.sum(axis=1)
-        sx = (win * xx.ravel()).sum(axis=1)
-        sy = (win * yy.ravel()).sum(axis=1)
+        sx = (win * xx).sum(axis=1)
+        sy = (win * yy).sum(axis=1)
         pos = s > 0
         i = ok[pos]
         out[i, 0] = x[i] + sx[pos] / s[pos]
