@@ -69,6 +69,12 @@ def test_abandoned_iteration_and_close_leave_no_thread(tmp_path, backend):
     del it
     assert not _decode_threads()
     src.close()
+    # an iterator never started starts no thread
+    src = open_source(p, backend)
+    it = iter(src)
+    assert not _decode_threads()
+    del it
+    src.close()
 
 
 def test_truncated_video_gives_a_prefix_or_a_source_error(tmp_path):

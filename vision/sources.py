@@ -53,10 +53,11 @@ class Frame:
 class _Prefetch:
     """Runs an iterator in a thread, at most ``depth`` items ahead of the consumer.
 
-    Iterate it once: items in order; the producer's exception (a broken video) is
-    raised here; ending, abandoning the iteration or :meth:`stop` ends the thread
-    (the producer's iterator is closed in its own thread, so its ``finally`` runs
-    there, never concurrently with the consumer).
+    Iterate it once: the thread starts with the first item asked for; items come in
+    order; the producer's exception (a broken video) is raised here; ending,
+    abandoning the iteration or :meth:`stop` ends the thread (the producer's
+    iterator is closed in its own thread, so its ``finally`` runs there, never
+    concurrently with the consumer).
     """
 
     _ITEM, _END, _ERROR = range(3)
@@ -67,7 +68,6 @@ class _Prefetch:
         self._thread = threading.Thread(
             target=self._run, args=(make_iter,), name="luza-decode", daemon=True
         )
-        self._thread.start()
 
     def _put(self, item: tuple) -> bool:
         while not self._stop.is_set():
@@ -94,6 +94,9 @@ class _Prefetch:
                 close()
 
     def __iter__(self) -> Iterator:
+        if self._stop.is_set():
+            return
+        self._thread.start()
         try:
             while True:
                 kind, x = self._q.get()
@@ -109,8 +112,8 @@ class _Prefetch:
     def stop(self) -> None:
         """End the producer thread (idempotent); frames decoded ahead are dropped."""
         self._stop.set()
-        if threading.current_thread() is self._thread:
-            return
+        if threading.current_thread() is self._thread or self._thread.ident is None:
+            return  # the producer itself, or a thread never started
         while self._thread.is_alive():
             try:  # unblock a producer waiting on a full queue
                 while True:
