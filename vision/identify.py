@@ -143,14 +143,23 @@ class BallIdentifier:
 
 def ball_crop(image: np.ndarray, xy_px, radius_px: float) -> np.ndarray:
     """A (3, CROP_SIZE_PX, CROP_SIZE_PX) float32 crop centred on a ball, scaled to size."""
+    return normalise_crop(crop_pixels(image, xy_px, radius_px))
+
+
+def crop_pixels(image: np.ndarray, xy_px, radius_px: float) -> np.ndarray:
+    """The (CROP_SIZE_PX, CROP_SIZE_PX, 3) uint8 pixels of a ball's crop, before normalising."""
     half = CROP_DIAMETERS * float(radius_px)
     s = CROP_SIZE_PX / (2 * half)
     x, y = float(xy_px[0]), float(xy_px[1])
     M = np.array([[s, 0, CROP_SIZE_PX / 2 - s * x], [0, s, CROP_SIZE_PX / 2 - s * y]])
-    crop = cv2.warpAffine(
+    return cv2.warpAffine(
         image, M, (CROP_SIZE_PX, CROP_SIZE_PX), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT
     )
-    c = crop.astype(np.float32) / 255.0
+
+
+def normalise_crop(pixels: np.ndarray) -> np.ndarray:
+    """The CNN's input from ``crop_pixels``: (3, S, S) float32, zero mean, unit spread."""
+    c = pixels.astype(np.float32) / 255.0
     c = (c - c.mean()) / (c.std() + 1e-3)
     return c.transpose(2, 0, 1).copy()
 
