@@ -33,6 +33,7 @@ from luza.samples.scenes import SCENES
 from luza.vision.events import extract_events, read_positions_csv
 from luza.vision.events_truth import (
     INVISIBLE_DV_MM_S,
+    MISNAMED_MM,
     Noise,
     Score,
     load_play,
@@ -118,6 +119,13 @@ def report(tot: Score, fps: float, n: int, invalid: int, t_extract: float) -> No
                 f"{k}: {n_inv} truth contacts changed no velocity by {INVISIBLE_DV_MM_S:g} mm/s "
                 f"(invisible; {m_inv} of them missed); recall on the other {n - n_inv}: {rec:.1%}"
             )
+    if tot.misnamed:
+        print(
+            f"cushion: {tot.misnamed} truth contacts the physics named after a line more than "
+            f"{MISNAMED_MM:g} mm away (in a corner pocket's throat, named for a middle pocket's "
+            "jaw) are matched under the line they are at; 'cushion (physics names)' keeps "
+            "the physics' names"
+        )
     fc = tot.first_right / tot.first_total if tot.first_total else 1.0
     print(
         f"cue ball's first contact right: {tot.first_right}/{tot.first_total} = {fc:.1%} "

@@ -124,3 +124,64 @@ def test_a_ball_rolling_past_a_pocket_by_the_cushion_touches_nothing():
         "free-pyramid",
     )
     assert _cushions(ev, "3") == []
+
+
+def _two_ball_hit(va, vb, p_contact_a, n, t0, t_hit, decel_mm_s2=100.0):
+    """Paths of balls a and b (both moving from ``t0``) that meet at ``t_hit`` with
+    centres along unit ``n`` (a -> b), a at ``p_contact_a``; an equal-mass elastic
+    hit swaps their velocity components along ``n``."""
+    va, vb, n = (np.asarray(x, float) for x in (va, vb, n))
+    pa = np.asarray(p_contact_a, float)
+    pb = pa + 2 * R * n
+    dn = float((va - vb) @ n)
+    va2, vb2 = va - dn * n, vb + dn * n
+
+    def path(p_hit, v_in, v_out):
+        def f(t):
+            dt = t - t_hit
+            v = v_in if dt < 0 else v_out
+            s = float(np.linalg.norm(v))
+            u = v / max(s, 1e-9)
+            if dt < 0:
+                dt = max(dt, t0 - t_hit)
+                return p_hit + u * (s * dt + 0.5 * decel_mm_s2 * dt * dt)
+            dt = min(dt, s / decel_mm_s2)
+            return p_hit + u * (s * dt - 0.5 * decel_mm_s2 * dt * dt)
+
+        return f
+
+    return path(pa, va, va2), path(pb, vb, vb2)
+
+
+def test_a_slow_hit_of_two_moving_balls_is_found():
+    # two balls rolling slowly (both moving: no ball at rest set moving) meet with
+    # their centres at 40 degrees: each bend is ~90 mm/s, which one piece of constant
+    # acceleration absorbs; the gap between them falls to zero and rises again, their
+    # relative velocity along the centres turned from closing to parting
+    fps = 30.0
+    t_hit = 2.0 + 0.45 / fps
+    n = np.array([np.cos(np.radians(40)), np.sin(np.radians(40))])
+    a, b = _two_ball_hit((180.0, 0.0), (0.0, -60.0), (1500.0, 800.0), n, 0.5, t_hit)
+    ev = extract_events(
+        frames_of({"5": a, "9": b}, 6.0, fps, 1.0, seed=11), PROFILE, "free-pyramid"
+    )
+    col = [e for e in ev if e.type == "collision"]
+    assert [{c["a"], c["b"]} for c in col] == [{"5", "9"}]
+    assert abs(col[0].t - t_hit) <= 2 / fps
+
+
+def test_two_balls_rolling_past_each_other_did_not_collide():
+    # two balls pass each other 1.5 mm apart: the gap falls and rises, but their relative
+    # velocity never turns (nothing along the centres at the closest point)
+    fps = 30.0
+
+    def a(t):
+        return (1000.0 + 250.0 * min(max(t - 0.5, 0.0), 3.0), 800.0)
+
+    def b(t):
+        return (2500.0 - 250.0 * min(max(t - 0.5, 0.0), 3.0), 800.0 + 2 * R + 1.5)
+
+    ev = extract_events(
+        frames_of({"5": a, "9": b}, 5.0, fps, 1.0, seed=13), PROFILE, "free-pyramid"
+    )
+    assert [e for e in ev if e.type == "collision"] == []

@@ -107,6 +107,9 @@ REVERSAL_SIDE_SAMPLES = 3  # a line is fitted to the gap over this many samples 
 REVERSAL_SIDE_S = 0.2  # ... spanning at most this long
 REVERSAL_MIN_MM_S = 25.0  # the gap falls and rises at least this fast
 REVERSAL_TOL_MM = 5.0  # the two lines meet within this of a zero gap (a touch)
+PAIR_NEAR_MM = 15.0  # two balls this close (beyond touching) are looked at ...
+PAIR_TOL_MM = 6.0  # ... their gap's falling and rising lines meet within this of zero
+PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is that one
 REVERSAL_MAX_DEPTH_R = 0.5  # ... and none looked for deeper than this past a mouth line
 REVERSAL_EDGE_MM = 3.0  # a touch this far inside a nose's end is the nose's, not the jaw's
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
@@ -1077,6 +1080,7 @@ class EventExtractor:
                     ]
                     t_touch = near[0] if near else mv.t_end
                     out.append(_Cand("cushion", t_touch, 0.5, hit[1]))
+        out += self._pair_reversals(mvs, s["t_end"], out, same_cluster_soon)
         out = _dedupe(out, max(1.6 * self.dt, DEDUPE_MIN_S))
         # endings: pots, off table, hangs, bounce-outs, line crosses
         ended = s["t_end"]
@@ -1193,6 +1197,79 @@ class EventExtractor:
                 kept.append(c)
         return sorted(kept, key=lambda c: c.t)
 
+    def _pair_reversals(self, mvs: list[Move], t_end: float, found: list[_Cand], soon) -> list:
+        """Collisions seen in the gap between two balls falling to zero and rising again
+        with their relative velocity along the line of centres turned from closing to
+        parting (a ball passing another keeps it: no contact).  This finds the hits no
+        path break shows: a slow or glancing hit whose bend fits one piece, two balls
+        both moving."""
+        R = self.R
+        t_lo, t_hi = min(m.t_start for m in mvs) - self.dt, t_end + self.dt
+        moving = {m.ball for m in mvs}
+        balls = [b for b, bd in self.data.items() if len(bd.ts)]
+        win: dict[str, np.ndarray] = {}
+        for b in balls:
+            bd = self.data[b]
+            win[b] = np.nonzero((bd.ts >= t_lo) & (bd.ts <= t_hi))[0]
+        out: list[_Cand] = []
+        for i, a in enumerate(balls):
+            for b in balls[i + 1 :]:
+                if a not in moving and b not in moving:
+                    continue
+                da, db = self.data[a], self.data[b]
+                _, ia, ib = np.intersect1d(
+                    da.frames[win[a]], db.frames[win[b]], assume_unique=True, return_indices=True
+                )
+                if len(ia) < 4:
+                    continue
+                ia, ib = win[a][ia], win[b][ib]
+                ts = da.ts[ia]
+                rel = db.xy[ib] - da.xy[ia]
+                col = np.hypot(rel[:, 0], rel[:, 1]) - 2 * R
+                if col.min() > PAIR_NEAR_MM:
+                    continue
+                near = col <= PAIR_NEAR_MM
+                k = 0
+                while k < len(col):
+                    if not near[k]:
+                        k += 1
+                        continue
+                    e = k
+                    while e + 1 < len(col) and near[e + 1]:
+                        e += 1
+                    m = k + int(np.argmin(col[k : e + 1]))
+                    k = e + 1
+                    hit = self._gap_vertex(ts, col, m, PAIR_TOL_MM)
+                    if hit is None:
+                        continue
+                    t_c, _, sa, sb = hit
+                    nrm = rel[m] / max(float(np.linalg.norm(rel[m])), 1e-9)
+                    v_in = np.polyfit(ts[sa], rel[sa], 1)[0] @ nrm
+                    v_out = np.polyfit(ts[sb], rel[sb], 1)[0] @ nrm
+                    if v_in > -REVERSAL_MIN_MM_S or v_out < REVERSAL_MIN_MM_S:
+                        continue
+                    if not (self._moving_at(a, t_c) or self._moving_at(b, t_c)):
+                        continue  # two balls at rest side by side: jitter
+                    if soon(a, b, t_c) or any(
+                        c.type == "collision"
+                        and {c.data["a"], c.data["b"]} == {a, b}
+                        and abs(c.t - t_c) <= PAIR_KNOWN_FRAMES * self.dt
+                        for c in found
+                    ):
+                        continue
+                    pa = self.pos_at(a, t_c)
+                    pb = self.pos_at(b, t_c)
+                    if pa is None or pb is None:
+                        continue
+                    first, second = (a, b) if a in moving else (b, a)
+                    fields = {"a": first, "b": second, "pos": _r(0.5 * (pa + pb))}
+                    out.append(_Cand("collision", t_c, 0.75, fields))
+        return out
+
+    def _moving_at(self, ball: str, t: float) -> bool:
+        """``ball`` is inside one of its moves at ``t`` (within a frame)."""
+        return any(mv.t_start - self.dt <= t <= mv.t_end + self.dt for mv in self.data[ball].moves)
+
     def _nose_under(self, c: np.ndarray) -> str | None:
         """The cushion nose a ball centred at ``c`` touches with the foot of its
         perpendicular ``REVERSAL_EDGE_MM`` or more inside the nose's ends (there the
@@ -1212,7 +1289,7 @@ class EventExtractor:
         return g.seg_name[int(np.argmin(np.where(ok, np.abs(gap), np.inf)))]
 
     @staticmethod
-    def _gap_vertex(ts: np.ndarray, col: np.ndarray, m: int):
+    def _gap_vertex(ts: np.ndarray, col: np.ndarray, m: int, tol_mm: float = REVERSAL_TOL_MM):
         """Where the gap to a line, falling then rising around sample ``m``, reached
         its vertex: (time, gap there, samples before, samples after) or None when it
         does not fall, rise and meet near zero."""
@@ -1236,7 +1313,7 @@ class EventExtractor:
                 np.sum((np.polyval(fa, ts[a]) - col[a]) ** 2)
                 + np.sum((np.polyval(fb, ts[b]) - col[b]) ** 2)
             )
-            if abs(gap0) <= REVERSAL_TOL_MM and (best is None or res < best[2]):
+            if abs(gap0) <= tol_mm and (best is None or res < best[2]):
                 best = (float(t_c), gap0, res, a, b)
         return None if best is None else (best[0], best[1], best[3], best[4])
 

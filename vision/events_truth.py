@@ -40,6 +40,11 @@ WAVE_S = 0.005  # 3+ truth collisions within this: a cluster wave (a rack broken
 # A contact that changed no ball's velocity by this much moves it off its old path by
 # under 3 mm within 0.1 s -- inside the tracker's noise: no footage can show it.
 INVISIBLE_DV_MM_S = 30.0
+# The physics names some contacts inside a corner pocket's throat after a middle
+# pocket's jaw facing (~1.7 m away): a truth cushion contact this far from the line it
+# names is matched under the contact line it is at (the rows "as the physics names
+# them" keep the physics' own names).
+MISNAMED_MM = 50.0
 
 
 @dataclass
@@ -262,6 +267,7 @@ class Score:
     first_wrong: list = field(default_factory=list)
     uncertain: int = 0
     events: int = 0
+    misnamed: int = 0  # truth cushion contacts renamed (MISNAMED_MM)
     # contact kind -> [truth contacts no footage can show, of them missed] (see
     # INVISIBLE_DV_MM_S); filled when score() has the timeline
     invisible: dict[str, list[int]] = field(default_factory=dict)
@@ -283,9 +289,40 @@ class Score:
             "first_total",
             "uncertain",
             "events",
+            "misnamed",
         ):
             setattr(self, f, getattr(self, f) + getattr(o, f))
         self.first_wrong += o.first_wrong
+
+
+def renamed_cushions(truth: Sequence[Event], profile) -> tuple[list[Event], int]:
+    """Truth cushion contacts named after a contact line more than ``MISNAMED_MM`` from
+    their position get the name of the line they are at; returns (events, how many)."""
+    from luza.physics.params import build_geometry
+
+    g = build_geometry(profile)
+    R = profile.ball_radius_mm
+
+    def gaps(c: np.ndarray) -> list[tuple[float, str]]:
+        out = []
+        for a, d, n, ln, nm in zip(g.seg_a, g.seg_d, g.seg_n, g.seg_len, g.seg_name, strict=True):
+            rel = c - a
+            if -1.0 <= float(rel @ d) <= ln + 1.0:
+                out.append((abs(float(rel @ n) - R), nm))
+        for cc, r, nm in zip(g.circ_c, g.circ_r, g.circ_name, strict=True):
+            out.append((abs(float(np.linalg.norm(c - cc)) - r - R), nm))
+        return out
+
+    out, n = [], 0
+    for e in truth:
+        if e.type == "cushion" and e.get("pos") is not None:
+            gs = gaps(np.asarray(e["pos"], dtype=float))
+            own = min((d for d, nm in gs if nm == e["cushion"]), default=math.inf)
+            if own > MISNAMED_MM and gs:
+                e = Event(e.type, e.t, e.frame, e.confidence, {**e.data, "cushion": min(gs)[1]})
+                n += 1
+        out.append(e)
+    return out, n
 
 
 def contact_dv(timeline, e: Event, t_last: float) -> float:
@@ -340,6 +377,9 @@ def score(
     def of(evs, *types):
         return [e for e in evs if e.type in types]
 
+    truth_named = list(truth)
+    if timeline is not None:
+        truth, sc.misnamed = renamed_cushions(truth, timeline.profile)
     merged_truth = merge_close(truth, tol)
     # waves: 3+ truth collisions within WAVE_S (a rack broken, a jammed cluster)
     col_t = sorted(e.t for e in truth if e.type == "collision")
@@ -373,6 +413,18 @@ def score(
             fast = [x for x in t_ev if x not in slow]
             f_ev = of(found, *types)
             sc.tallies[name] = _match_two(fast, slow, f_ev, tol, SLOW_TOUCH_TOL_S, ctx)
+            if sc.misnamed:  # the same with the physics' own names
+                t_nm = [(e, t1) for e, t1 in merge_close(truth_named, tol) if e.type in types]
+                slow = [
+                    x
+                    for x in t_nm
+                    if approach_speed(timeline, x[0]["ball"], x[0].t) < SLOW_TOUCH_MM_S
+                ]
+                fast = [x for x in t_nm if x not in slow]
+                named = _match_two(fast, slow, f_ev, tol, SLOW_TOUCH_TOL_S, ctx)
+            else:
+                named = sc.tallies[name]
+            sc.tallies["cushion (physics names)"] = Tally(named.tp, named.fn, named.fp, named.dup)
             continue
         if name in ("collision", "cushion"):
             t_ev = [(e, t1) for e, t1 in merged_truth if e.type in types]
