@@ -659,7 +659,8 @@ class BallDetector:
             sw = wt.sum()
             step = np.array([(wt * vx).sum() / sw, (wt * vy).sum() / sw])
             bins = _cover_bins(qx, qy)
-            if 360.0 * len(np.unique(bins)) / COVER_BINS >= FULL_RIM_COVERAGE:
+            sectors = np.count_nonzero(np.bincount(bins, minlength=COVER_BINS))
+            if 360.0 * sectors / COVER_BINS >= FULL_RIM_COVERAGE:
                 fit = _circle_fits(qx, qy, wt, np.zeros(len(qx), np.intp), 1)[0]
                 if np.isfinite(fit[2]) and abs(fit[2] - r) < 0.15 * r:
                     step = fit[:2]
@@ -1019,7 +1020,7 @@ def _circle_fits(
         balls = ball[:1]
         mom = (dw.T @ d)[None]
     else:
-        starts = np.flatnonzero(np.r_[True, ball[1:] != ball[:-1]])
+        starts = np.concatenate(([0], np.flatnonzero(ball[1:] != ball[:-1]) + 1))
         balls = ball[starts]
         mom = np.add.reduceat(dw[:, :, None] * d[:, None, :], starts, axis=0)  # sum w d d^T
     try:
