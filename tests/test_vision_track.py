@@ -244,3 +244,24 @@ def test_two_reds_passing_each_other_unseen_keep_their_ids():
             ids = sorted(("R1", "R2"), key=lambda b: np.linalg.norm(tr.tracks[b].xy - p1))
     assert np.linalg.norm(np.subtract(out.positions[ids[0]], p1)) < 30
     assert np.linalg.norm(np.subtract(out.positions[ids[1]], p2)) < 30
+
+
+def test_rack_balls_the_detector_missed_are_kept_hidden_in_their_slots():
+    """Two of the tight rack's balls are not detected at the start: they are there all
+    the same, numbered in rack order, and found in place when seen."""
+    rack = _rack_positions()
+    y0 = np.array([L / 4, W / 2])
+    missing = [4, 7]
+    seen = [k for k in range(15) if k not in missing]
+    tr = BallTracker(PROFILE, "free-pyramid")
+    tr.occluded = lambda xy: True  # the missed balls' spots are not plain cloth
+    pts = np.vstack([rack[seen], y0])
+    out = tr.update(dets(0, pts, ["ivory"] * len(seen) + ["Y"]))
+    for k in range(15):
+        assert np.linalg.norm(np.array(out.positions[str(k + 1)]) - rack[k]) < 1.0
+    assert {str(k + 1) for k in missing}.isdisjoint(out.visible)
+    for f in range(1, 20):
+        out = tr.update(dets(f, pts, ["ivory"] * len(seen) + ["Y"]))
+    assert len(out.positions) == 16 and not out.events
+    out = tr.update(dets(20, np.vstack([rack, y0]), ["ivory"] * 15 + ["Y"]))
+    assert {str(k + 1) for k in missing} <= out.visible

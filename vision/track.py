@@ -78,6 +78,7 @@ DROP_MARGIN_RADII = 0.25
 # long before it counts as a ball; one that moves or goes is dropped without an event.
 PROVISIONAL_CONFIRM_S = 0.3
 PROVISIONAL_GATE_RADII = 0.25
+RACK_FILL_MIN = 12  # Free Pyramid: this many rack slots filled at the start is the rack
 # A still ball that vanishes with no arm or hand over it was struck and flew off unseen
 # (a streak too faint to find): it is looked for anywhere for this long before the
 # table at rest counts it as gone
@@ -333,14 +334,21 @@ class BallTracker:
                     relabel[int(i)] = slots[j]
         labels = [relabel.get(i, lab) for i, lab in enumerate(labels)]
         order = [i for i in self._id_order(xy, labels) if i in set(chosen)]
+        holes = self._rack_holes(xy[[i for i in order if labels[i] == "ivory"]])
         used = set()
-        for i in order:
-            c = labels[i] if labels[i] else self._classes()[0]
+        for i in self._with_holes(order, holes, xy):
+            c = labels[i] if i >= 0 and labels[i] else self._classes()[0]
+            if i < 0:
+                c = "ivory"
             cands = [b for b in free.get(c, []) if b not in used]
             if not cands:
                 continue
             b = cands[0]
             used.add(b)
+            if i < 0:  # a rack ball the detector missed: there, unseen
+                slot = holes[-1 - i]
+                self.tracks[b] = Track(b, c, slot.copy(), state="hidden", last_seen_t=det.t)
+                continue
             self.tracks[b] = Track(b, c, xy[i].copy(), last_seen_t=det.t, seen=1)
             if provisional[i]:
                 self.tracks[b].provisional_until = det.t + PROVISIONAL_CONFIRM_S
@@ -358,6 +366,35 @@ class BallTracker:
 
     def _classes(self) -> list[str]:
         return sorted({ball_class(self.game, b) for b in BALLS_BY_GAME[self.game]})
+
+    def _rack_holes(self, ivory_xy: np.ndarray) -> list[np.ndarray]:
+        """Free Pyramid: the rack slots no detection fills when most are filled (the
+        detector missed a ball or two in the tight rack: they are there all the same,
+        and a ball the tracker does not know of takes a neighbour's id at the break)."""
+        if self.game != "free-pyramid" or "rear" not in self.profile.spots or not len(ivory_xy):
+            return []
+        rack = np.array(self.profile.rack_positions())
+        d = np.linalg.norm(rack[:, None] - ivory_xy[None], axis=2)
+        filled = (d < 0.5 * self.R).any(axis=1)
+        if filled.sum() < RACK_FILL_MIN or filled.all():
+            return []
+        return [rack[j] for j in np.nonzero(~filled)[0]]
+
+    def _with_holes(self, order: list[int], holes: list[np.ndarray], xy: np.ndarray) -> list:
+        """Detection indices in numbering order with the rack holes (as -1, -2, ...)
+        in their rack slots' places."""
+        if not holes:
+            return order
+        rack = np.array(self.profile.rack_positions())
+
+        def slot(p: np.ndarray) -> float:
+            d = np.linalg.norm(rack - p, axis=1)
+            j = int(np.argmin(d))
+            return float(j) if d[j] < 0.5 * self.R else math.inf  # off the rack: after
+
+        keyed = [(slot(xy[i]), n, i) for n, i in enumerate(order)]
+        keyed += [(slot(h), -1, -1 - k) for k, h in enumerate(holes)]
+        return [i for _, _, i in sorted(keyed)]
 
     def _id_order(self, xy: np.ndarray, labels: list[str]) -> list[int]:
         """Detection order for numbering: rack positions first, then by x then y."""
@@ -384,7 +421,8 @@ class BallTracker:
         if not self.started:
             events = self.initialise(det, provisional)
             self.rows_taken = np.ones(n_in, bool)
-            return self._output(det, events, {b for b, t in self.tracks.items() if t.on_table})
+            seen = {b for b, t in self.tracks.items() if t.state == "table"}
+            return self._output(det, events, seen)
         dt = max(1e-4, det.t - (self.t if self.t is not None else det.t))
         self.t, self.frame = det.t, det.frame
         events: list[Event] = []
@@ -784,11 +822,12 @@ class BallTracker:
         p_pred, v_pred = pred
         moving = tr.speed > REST_SPEED_MM_S
         if tr.state == "table":
+            # one slow (blurred) measurement may lower a lone ball's speed estimate;
+            # friction alone slows it no faster than this (a kiss may, near others)
+            lone = self._lone_rolling(tr, max(1e-3, det.t - tr.last_seen_t))
+            tr.lost_speed = max(tr.speed, tr.top_speed) if lone else tr.speed
             tr.state = "hidden"
             tr.lost_moving = moving
-            # one slow (blurred) measurement may lower its speed estimate; friction alone
-            # slows it no faster than this
-            tr.lost_speed = max(tr.speed, tr.top_speed)
             name, d = self.motion.nearest_pocket(p_pred if moving else tr.xy)
             if d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05:
                 tr.pocket = name
