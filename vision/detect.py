@@ -51,6 +51,15 @@ VOTE_BLUR_PX = 1.0  # smoothing of the vote image (work pixels)
 VOTE_THRESHOLD = 0.25  # fraction of a full rim needed for a candidate
 FG_SUPPORT = 0.58  # mean foreground a candidate needs over its central disc
 FG_CORE_FRACTION = 0.5  # that disc's radius / ball radius (shadows between balls fail it)
+# A ball of the cloth's own hue (a red ball on red cloth) has no colour cue and is
+# only a little brighter than the cloth; a sphere's shading gives it away: its body
+# is brighter than the cloth ring just around it (its own shadow darkens that ring).
+# Candidates the colour/brightness foreground rejects get this second test.
+SHADED_VOTE_THRESHOLD = 0.18  # rim vote such a candidate needs (its rim is faint)
+SHADED_CORE_REL = 1.12  # median brightness over its core / the cloth model's, at least
+SHADED_RING_CONTRAST = 1.22  # core median / median of the ring 1.6 radii out, at least
+SHADED_RING_MIN_REL = 0.6  # a ring darker than this (a pocket hole, a rail) is no cloth
+SHADED_FULL_CONTRAST = 1.45  # contrast giving full support (the score of a clear ball)
 POCKET_DARK_REL = 0.45  # a dark blob in a pocket mouth is the hole, not a ball
 NEIGHBOUR_COS = math.cos(math.radians(50.0))  # rim pixels this close to a neighbour's side
 CLUTTER_RING_RADII = 1.6  # ring around a peak checked for unexplained foreground ...
@@ -411,7 +420,7 @@ class BallDetector:
         ksz = int(2 * round(0.9 * rw) + 1)
         dil = cv2.dilate(votes, np.ones((ksz, ksz), np.uint8))
         cmask = self.centre_mask[oy : oy + h, ox : ox + w]
-        peaks = (votes >= dil - 1e-6) & (votes >= VOTE_THRESHOLD) & cmask
+        peaks = (votes >= dil - 1e-6) & (votes >= SHADED_VOTE_THRESHOLD) & cmask
         if keep_box is not None:
             kx0, ky0, kx1, ky1 = keep_box
             inside = np.zeros_like(peaks)
@@ -422,10 +431,22 @@ class BallDetector:
             return Detections.empty(frame, t)
         # Foreground support: the core of a ball is not cloth (nor a shadow between balls).
         sup = self._core_support(fg, xs, ys)
-        vals = votes[ys, xs] * (0.5 + sup)
-        ok = sup >= FG_SUPPORT
-        xs, ys, vals = xs[ok], ys[ok], vals[ok]
-        order = np.argsort(-vals)
+        pv = votes[ys, xs]
+        ok = (sup >= FG_SUPPORT) & (pv >= VOTE_THRESHOLD)
+        # the rest: balls of the cloth's hue, by their shading (ranked after all the
+        # others, so they never displace a ball the foreground found)
+        rest = np.flatnonzero(~ok)
+        if len(rest):
+            sh = self._shaded_support(rel, xs[rest], ys[rest])
+            good = sh > sup[rest]
+            rest, sh = rest[good], sh[good]
+            sup[rest] = sh
+        second = np.zeros(len(xs), bool)
+        second[rest] = True
+        vals = pv * (0.5 + sup)
+        ok |= second
+        xs, ys, vals, second = xs[ok], ys[ok], vals[ok], second[ok]
+        order = np.lexsort((-vals, second))
         xs, ys, vals = xs[order], ys[order], vals[order]
         keep: list[int] = []
         sup2 = (self.cfg.suppress_radii * rw) ** 2
@@ -863,6 +884,38 @@ class BallDetector:
         fgp = np.pad(fg, k, mode="constant")
         win = _windows(fgp, ys, xs, core.shape[0]) * core.ravel()
         return win.sum(axis=1)  # each window summed as one row
+
+    def _shaded_support(self, rel: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Support (0..1, 0: none) from a sphere's shading at work pixels ``(xs, ys)``:
+        the median brightness over the core against the cloth model and against the
+        median of a ring 1.6 radii out (the cloth and shadow just around a ball)."""
+        h, w = rel.shape
+        pts = np.stack([xs, ys], 1).astype(np.float64)
+        core = self._median_rel(rel, pts)
+        q = np.round(pts[:, None, :] + self._ring[None]).astype(int)
+        qx = np.clip(q[..., 0], 0, w - 1)
+        qy = np.clip(q[..., 1], 0, h - 1)
+        ring = np.median(rel[qy, qx], axis=1)
+        contrast = core / np.maximum(ring, 1e-3)
+        good = (
+            (core >= SHADED_CORE_REL)
+            & (ring >= SHADED_RING_MIN_REL)
+            & (contrast >= SHADED_RING_CONTRAST)
+        )
+        span = SHADED_FULL_CONTRAST - SHADED_RING_CONTRAST
+        s = FG_SUPPORT + (1.0 - FG_SUPPORT) * np.clip(
+            (contrast - SHADED_RING_CONTRAST) / span, 0, 1
+        )
+        return np.where(good, s, 0.0)
+
+    def _median_rel(self, rel: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        r = max(1, int(round(0.6 * self.r_work)))
+        out = np.empty(len(pts))
+        h, w = rel.shape
+        for i, (x, y) in enumerate(np.round(pts).astype(int)):
+            win = rel[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
+            out[i] = np.median(win)
+        return out
 
     def _peak_centroid(self, acc: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Sub-pixel peak: centroid of the votes above half the peak in a small window."""

@@ -1,0 +1,59 @@
+"""Balls of the cloth's own hue: red balls on a red cloth (found by their shading)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from render_helpers import poses, renderer
+from scipy.optimize import linear_sum_assignment
+
+from luza.calibration.profiles import load_profile
+from luza.samples.look import random_look
+from luza.samples.synth import random_camera
+from luza.vision.detect import BallDetector
+
+PROFILE = load_profile("pyramid-12ft")
+R = PROFILE.ball_radius_mm
+
+
+def _balls():
+    # where seed 25 has them (the reds near the rails, out of the lamps' brightest light)
+    return [
+        ("R1", 3205.1, 1665.6),
+        ("R2", 2759.8, 260.0),
+        ("W1", 2809.7, 1597.5),
+        ("K", 833.8, 1329.6),
+        ("W2", 2759.8, 260.0 + 2 * R + 1.0),  # touching R2
+    ]
+
+
+@pytest.fixture(scope="module")
+def red_cloth():
+    # the camera and look of ``luza synth --seed 25`` (720p): a red cloth whose red
+    # balls differ from it only by their shading (no colour cue, little brightness)
+    rng = np.random.default_rng([25, 7919])
+    cam = random_camera(PROFILE, (1280, 720), rng)
+    look = random_look(rng)
+    assert look.cloth_rgb[0] > 5 * look.cloth_rgb[1]  # red
+    return cam, renderer(cam, PROFILE, look=look, game="five-ball", seed=5)
+
+
+def test_red_balls_on_red_cloth_are_found_without_extras(red_cloth):
+    cam, table = red_cloth
+    balls = _balls()
+    img = table.render(poses(balls), t=2.0)
+    det = BallDetector(cam, PROFILE).detect(img)
+    truth = np.array([(x, y) for _, x, y in balls])
+    d = np.linalg.norm(det.xy_mm[:, None] - truth[None], axis=2)
+    r, c = linear_sum_assignment(d)
+    assert len(det) == len(balls), f"{len(det)} detections for {len(balls)} balls"
+    assert d[r, c].max() < 8.0  # 720p: ~3.4 mm a pixel
+    reds = [i for i, (b, _, _) in enumerate(balls) if b.startswith("R")]
+    assert set(reds) <= set(c[d[r, c] < 8.0].tolist())
+
+
+def test_empty_red_cloth_with_chalk_has_no_detection(red_cloth):
+    cam, table = red_cloth
+    img = table.render({}, t=3.0)
+    det = BallDetector(cam, PROFILE).detect(img)
+    assert len(det) == 0, det.xy_mm
