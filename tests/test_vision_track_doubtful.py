@@ -201,3 +201,21 @@ def test_a_ball_struck_away_unseen_is_found_again_where_it_rolled():
 def test_a_ball_gone_from_under_a_hand_is_removed():
     tr, events, out, far = _vanish(in_arm=True)
     assert [e["ball"] for e in events if e.type == "ball_removed"] == ["K"]
+
+
+def test_a_streak_far_along_the_cue_line_is_not_the_ball_even_when_its_spot_changed():
+    """Something moved at the spot (the cue tip, a body) but the streak-shaped hand lies
+    700 mm back along the line -- some ten smears' lengths: the ball, struck now,
+    cannot have got there (fp-rally_s412)."""
+    tr = BallTracker(PROFILE, "five-ball")
+    tr.occluded = lambda xy: True
+    tr.spot_changed = lambda xy: True
+    spot = np.array([1400.0, 700.0])
+    f = _hidden_under_the_cue(tr, spot)
+    u = np.array([0.6, 0.8])
+    hand = spot - u * 700.0
+    pts, cls = _base()
+    d = _dets(f, [*pts, hand], [*cls, "K"], blur=[[0, 0]] * 3 + [list(u * 40.0)])
+    d.cls_prob[-1] = np.array([0.25, 0.25, 0.25, 0.25, 0.0])
+    out = tr.update(d)
+    assert np.allclose(out.positions["K"], spot, atol=1.0) and "K" not in out.visible

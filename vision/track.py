@@ -78,6 +78,7 @@ DROP_MARGIN_RADII = 0.25
 # long before it counts as a ball; one that moves or goes is dropped without an event.
 PROVISIONAL_CONFIRM_S = 0.3
 PROVISIONAL_GATE_RADII = 0.25
+STREAK_GAP_HALF_LENGTHS = 8.0  # a streak starts at most this many half lengths from its spot
 RACK_FILL_MIN = 12  # Free Pyramid: this many rack slots filled at the start is the rack
 # A still ball that vanishes with no arm or hand over it was struck and flew off unseen
 # (a streak too faint to find): it is looked for anywhere for this long before the
@@ -624,7 +625,11 @@ class BallTracker:
         if hl < 1e-6:
             return False
         along = abs(float((np.asarray(xy) - det.xy_mm[j]) @ half)) / hl
-        return self._off_axis(xy, det, j) < self.R and along >= hl - self.R
+        # and not far behind its near end: the ball, struck about now, has travelled
+        # at most a few smears' lengths (a streak-shaped bridge hand on the cue line
+        # points back at the cue ball from far off)
+        near_end = along - hl <= STREAK_GAP_HALF_LENGTHS * hl + 2 * self.R
+        return self._off_axis(xy, det, j) < self.R and along >= hl - self.R and near_end
 
     def _off_axis(self, xy: np.ndarray, det: Detections, j: int) -> float:
         """Distance (mm) of a point from the axis line of streak ``j``."""
