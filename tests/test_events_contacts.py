@@ -185,3 +185,32 @@ def test_two_balls_rolling_past_each_other_did_not_collide():
         frames_of({"5": a, "9": b}, 5.0, fps, 1.0, seed=13), PROFILE, "free-pyramid"
     )
     assert [e for e in ev if e.type == "collision"] == []
+
+
+def test_a_ball_struck_into_a_cushion_within_one_frame_gap_touched_it():
+    # ball 3 rests 40 mm from the foot nose's contact line; Y strikes it full at 2 m/s
+    # towards the foot cushion; 3 meets the nose 20 ms later and comes back at 1.4 m/s,
+    # all between two frames at 30 fps: its move starts with the bounce already
+    # behind it, so no break of its own and no gap reversal shows the touch
+    fps = 30.0
+    a0 = np.array([L - R - 40.0, 900.0])
+    t_hit = 1.0 + 0.3 / fps
+    t_cush = t_hit + 40.0 / 2000.0
+
+    def obj(t):
+        if t <= t_hit:
+            return a0
+        if t <= t_cush:
+            return a0 + np.array([2000.0 * (t - t_hit), 0.0])
+        return np.array([L - R - 1400.0 * min(t - t_cush, 0.6), 900.0])
+
+    def cue(t):  # at rest until 0.5 s, then 2 m/s into 3; stops dead on the full hit
+        return np.array([a0[0] - 2 * R - 2000.0 * min(max(t_hit - t, 0.0), t_hit - 0.5), 900.0])
+
+    ev = extract_events(
+        frames_of({"3": obj, "Y": cue}, 3.0, fps, 1.0, seed=17), PROFILE, "free-pyramid"
+    )
+    assert [{c["a"], c["b"]} for c in ev if c.type == "collision"] == [{"Y", "3"}]
+    cush = _cushions(ev, "3")
+    assert [c["cushion"] for c in cush] == ["foot"]
+    assert abs(cush[0].t - t_cush) <= 2 / fps

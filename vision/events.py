@@ -110,6 +110,9 @@ REVERSAL_TOL_MM = 5.0  # the two lines meet within this of a zero gap (a touch)
 PAIR_NEAR_MM = 15.0  # two balls this close (beyond touching) are looked at ...
 PAIR_TOL_MM = 6.0  # ... their gap's falling and rising lines meet within this of zero
 PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is that one
+STRUCK_BOUNCE_FRAMES = 3.0  # a struck ball's first piece this soon after the hit ...
+STRUCK_MIN_COS = 0.6  # ... followed back to a nose the ball was struck towards ...
+STRUCK_WAY_TOL_MM = 10.0  # ... with any sample before it this close to the way in
 REVERSAL_MAX_DEPTH_R = 0.5  # ... and none looked for deeper than this past a mouth line
 REVERSAL_EDGE_MM = 3.0  # a touch this far inside a nose's end is the nose's, not the jaw's
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
@@ -1044,6 +1047,8 @@ class EventExtractor:
                 po = self.pos_at(other, t)
                 mid = _r(0.5 * (po + mv.anchor0)) if po is not None else _r(mv.anchor0)
                 out.append(_Cand("collision", t, conf, {"a": other, "b": mv.ball, "pos": mid}))
+                if po is not None:
+                    out += self._struck_into_cushion(mv, po, t)
             else:
                 a0 = mv.anchor0 if mv.anchor0 is not None else mv.pieces[0].at(mv.pieces[0].t0)
                 out.append(_Cand("ball_moved", mv.t_start, 0.5, {"ball": mv.ball, "pos": _r(a0)}))
@@ -1265,6 +1270,37 @@ class EventExtractor:
                     fields = {"a": first, "b": second, "pos": _r(0.5 * (pa + pb))}
                     out.append(_Cand("collision", t_c, 0.75, fields))
         return out
+
+    def _struck_into_cushion(self, mv: Move, striker_at: np.ndarray, t_hit: float) -> list:
+        """A ball struck at rest next to a cushion that meets it within the frame gap
+        of the hit: its first piece of path, followed back from its first sample,
+        reaches the nose after the hit, on the side the ball was struck towards
+        (a ball struck away from a cushion it stood by comes from it, not off it)."""
+        solid = [pc for pc in mv.pieces if pc.n >= 2]
+        a0 = mv.anchor0
+        if not solid or a0 is None:
+            return []
+        q = solid[0]
+        t_lo = min(t_hit, mv.t_start) - 0.5 * self.dt
+        if q.t0 - t_lo > STRUCK_BOUNCE_FRAMES * self.dt:
+            return []
+        tt = np.linspace(q.t0, t_lo, 30)
+        hit = self._first_contact(mv.ball, q, tt, before=False)
+        if hit is None or hit[1] != "cushion" or hit[0] < t_lo:
+            return []
+        c = np.asarray(hit[2]["pos"], dtype=float)
+        if _cos(c - a0, a0 - striker_at) < STRUCK_MIN_COS:
+            return []
+        # samples before the first piece lie on the way from the anchor to the nose
+        bd = self.data[mv.ball]
+        way = c - a0
+        for i in mv.idx:
+            if bd.ts[i] >= q.t0:
+                break
+            f = float(np.clip((bd.xy[i] - a0) @ way / max(float(way @ way), 1e-9), 0.0, 1.0))
+            if np.linalg.norm(bd.xy[i] - (a0 + f * way)) > STRUCK_WAY_TOL_MM:
+                return []
+        return [_Cand("cushion", hit[0], 0.7, hit[2])]
 
     def _moving_at(self, ball: str, t: float) -> bool:
         """``ball`` is inside one of its moves at ``t`` (within a frame)."""
@@ -1768,6 +1804,11 @@ _ORDER = {
 
 def _r(p) -> list[float]:
     return [round(float(p[0]), 1), round(float(p[1]), 1)]
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> float:
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    return float(a @ b) / (na * nb) if na > 0 and nb > 0 else 0.0
 
 
 def _path_len(mv: Move) -> float:
