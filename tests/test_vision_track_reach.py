@@ -85,3 +85,31 @@ def test_a_rolling_ball_alone_is_not_moved_onto_a_blob_far_ahead():
 def test_even_a_blob_that_looks_red_is_out_of_a_lone_balls_reach():
     worst, red, out, p = _run(_row("red"))
     assert worst < 20.0, f"the red was reported {worst:.0f} mm from where it rolls"
+
+
+def test_a_ball_just_struck_forward_is_not_found_behind_where_it_was():
+    """The real clip simulation_vs_reality_1: the white strikes the red towards a
+    pocket; the next frame the red is not seen and a hand 380 mm behind it is.  Its
+    speed estimate may lag (one moving observation), but a struck ball goes forward:
+    the only ball near it is the white, behind it, which cannot send it back."""
+    tr = BallTracker(PROFILE, "five-ball")
+    tr.occluded = lambda xy: True
+    others = {"W2": [2500.0, 300.0], "K": [2600.0, 1200.0], "R2": [1500.0, 1200.0]}
+    pts0, cls0 = list(others.values()), ["W2", "K", "red"]
+    red0 = np.array([1000.0, 700.0])
+    white0 = red0 - [300.0, 0.0]
+    rows = [_row(c) for c in cls0]
+    f = 0
+    for f in range(5):  # at rest
+        tr.update(_dets(f, [*pts0, white0, red0], [*rows, _row("W1"), _row("red")]))
+    red = min(("R1", "R2"), key=lambda b: np.linalg.norm(tr.tracks[b].xy - red0))
+    # the white rolls into the red (2 m/s), which goes on at 1.8 m/s
+    w = white0.copy()
+    for f in range(5, 9):
+        w = w + [2000.0 / FPS, 0.0]
+        tr.update(_dets(f, [*pts0, w, red0], [*rows, _row("W1"), _row("red")]))
+    red1 = red0 + [1800.0 / FPS, 0.0]
+    tr.update(_dets(9, [*pts0, w + [5.0, 0.0], red1], [*rows, _row("W1"), _row("red")]))
+    hand = red1 - [380.0, 30.0]
+    out = tr.update(_dets(10, [*pts0, w + [8.0, 0.0], hand], [*rows, _row("W1"), _row("red")]))
+    assert np.linalg.norm(np.subtract(out.positions[red], hand)) > 200, "the red went back"

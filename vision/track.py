@@ -516,11 +516,14 @@ class BallTracker:
                     and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S
                     and not self.vanished(tr, det.frame)
                 )
+                back = self._cannot_turn_back(tr, since)
                 for jj, j in enumerate(rest_det):
                     if streak[j] and not moving and not self.struck_into(tr, det, j):
                         continue
                     if stuck and not streak[j]:
                         continue
+                    if back is not None and float((det.xy_mm[j] - tr.xy) @ back) > 2 * self.R:
+                        continue  # behind a ball in motion that nothing can send back
                     d = float(np.linalg.norm(det.xy_mm[j] - p))
                     if d <= (self.reach_mm(tr, since, True) if streak[j] else reach):
                         C[i, jj] = d + cls_cost[ti, j] + 2 * self.R
@@ -582,6 +585,24 @@ class BallTracker:
             if not tr.lost_in_arm:  # struck unseen: the whole table, soon
                 return MAX_SPEED_MM_S * min(since, 0.5) + 2 * self.R
         return reach
+
+    def _cannot_turn_back(self, tr: Track, since: float) -> np.ndarray | None:
+        """For a ball rolling in plain view that no moving (or lost) ball ahead of it
+        can hit head-on within ``since``: the unit vector pointing back along its way
+        (it is not found there -- however its speed estimate lags, a struck ball goes
+        forward, and a cushion or a still ball only turns it).  None otherwise."""
+        if tr.state != "table" or tr.speed <= REST_SPEED_MM_S:
+            return None
+        u = tr.v / tr.speed
+        near = MAX_SPEED_MM_S * min(since, 0.2) + 4 * self.R
+        for o in self.tracks.values():
+            if o is tr or not o.on_table:
+                continue
+            if o.state == "hidden" or o.speed > REST_SPEED_MM_S:
+                w = o.xy - tr.xy
+                if float(w @ u) > -2 * self.R and float(np.hypot(*w)) < near:
+                    return None
+        return -u
 
     def _lone_rolling(self, tr: Track, since: float) -> bool:
         """A ball rolling in plain view, its speed known, that no other ball can reach
