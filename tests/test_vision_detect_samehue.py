@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
-from render_helpers import poses, renderer
+from render_helpers import poses, pyramid_camera, renderer
 from scipy.optimize import linear_sum_assignment
 
 from luza.calibration.profiles import load_profile
@@ -57,3 +58,24 @@ def test_empty_red_cloth_with_chalk_has_no_detection(red_cloth):
     img = table.render({}, t=3.0)
     det = BallDetector(cam, PROFILE).detect(img)
     assert len(det) == 0, det.xy_mm
+
+
+def test_pocket_cup_over_the_hole_is_not_a_ball_but_a_bright_ball_there_is():
+    """A real table's middle-pocket cup (grey plastic with a highlight) sits over the
+    drop hole, ball-sized and round: not a ball.  A bright ball there (falling) is."""
+    cam = pyramid_camera(PROFILE, (1280, 720))
+    table = renderer(cam, PROFILE, seed=3)
+    pk = PROFILE.pockets()["middle-right"]
+    img = table.render({}, t=1.0).copy()
+    c = cam.project(np.array([pk.centre]), R)[0]
+    r_px = float(BallDetector(cam, PROFILE).expected_radius_px(np.array([pk.centre]))[0])
+    ci = (int(round(c[0])), int(round(c[1])))
+    # about as bright as the cloth (a dark cup and its highlights), neutral in colour
+    cv2.circle(img, ci, int(round(r_px)), (28, 28, 28), -1, lineType=cv2.LINE_AA)
+    cv2.circle(img, (ci[0] - 3, ci[1] - 3), 2, (110, 110, 110), -1, lineType=cv2.LINE_AA)
+    det = BallDetector(cam, PROFILE).detect(img)
+    assert len(det) == 0 or np.linalg.norm(det.xy_mm - pk.centre, axis=1).min() > 2 * R
+    img = table.render(poses([("1", *pk.centre)]), t=1.0)
+    det = BallDetector(cam, PROFILE).detect(img)
+    assert len(det) == 1
+    assert np.linalg.norm(det.xy_mm[0] - pk.centre) < 8.0

@@ -61,6 +61,11 @@ SHADED_RING_CONTRAST = 1.22  # core median / median of the ring 1.6 radii out, a
 SHADED_RING_MIN_REL = 0.6  # a ring darker than this (a pocket hole, a rail) is no cloth
 SHADED_FULL_CONTRAST = 1.45  # contrast giving full support (the score of a clear ball)
 POCKET_DARK_REL = 0.45  # a dark blob in a pocket mouth is the hole, not a ball
+# A centre over a pocket's drop hole (this far inside its edge, in ball radii) is a
+# ball already falling; unless it is bright it is the hole's own furniture (a real
+# table's pocket cup or liner with its highlights), not a ball.
+HOLE_MARGIN_RADII = 0.4
+HOLE_BALL_MIN_REL = 1.2  # mean brightness / the cloth's a thing over the hole needs
 NEIGHBOUR_COS = math.cos(math.radians(50.0))  # rim pixels this close to a neighbour's side
 CLUTTER_RING_RADII = 1.6  # ring around a peak checked for unexplained foreground ...
 CLUTTER_RING_FRACTION = 0.5  # ... more of it than this: a finger or a ball in a hand ...
@@ -151,6 +156,7 @@ class BallDetector:
         self._xy_mm_map = camera.unproject(full, R).reshape(wh, ww, 2).astype(np.float32)
         self.centre_mask = self._centre_region(self._xy_mm_map)
         self.pocket_zone = self._pocket_zone(self._xy_mm_map)
+        self.hole_zone = self._hole_zone(self._xy_mm_map)
         rk = max(1.2, FG_CORE_FRACTION * self.r_work)
         k = int(math.ceil(rk))
         yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
@@ -185,6 +191,14 @@ class BallDetector:
         for pk in self.profile.pockets().values():
             c = np.array(pk.centre)
             zone |= np.linalg.norm(xy - c, axis=-1) < pk.spec.drop_radius_mm + 1.5 * self.R_mm
+        return zone
+
+    def _hole_zone(self, xy: np.ndarray) -> np.ndarray:
+        zone = np.zeros(xy.shape[:2], bool)
+        for pk in self.profile.pockets().values():
+            c = np.array(pk.centre)
+            r = pk.spec.drop_radius_mm - HOLE_MARGIN_RADII * self.R_mm
+            zone |= np.linalg.norm(xy - c, axis=-1) < r
         return zone
 
     def expected_radius_px(self, xy_mm: np.ndarray) -> np.ndarray:
@@ -464,8 +478,9 @@ class BallDetector:
         score = np.clip(vals[keep], 0, 1)
         pts = self._peak_centroid(votes, pts)
         ix = np.clip(np.round(pts).astype(int), 0, [w - 1, h - 1])
-        dark = self._mean_rel(rel, pts) < POCKET_DARK_REL
-        bad = dark & self.pocket_zone[oy + ix[:, 1], ox + ix[:, 0]]
+        mrel = self._mean_rel(rel, pts)
+        bad = (mrel < POCKET_DARK_REL) & self.pocket_zone[oy + ix[:, 1], ox + ix[:, 0]]
+        bad |= (mrel < HOLE_BALL_MIN_REL) & self.hole_zone[oy + ix[:, 1], ox + ix[:, 0]]
         if self.reject_clutter and len(pts):
             others = pts
             known = neighbours_px if neighbours_px is not None else skip_px
