@@ -8,7 +8,10 @@ on the registered frames and prints, every few frames, the registration (how far
 the bed corners moved, the ECC correlation), the detections and what the tracker
 holds.  There is no ground truth: "every ball accounted for at rest" means 16
 balls on the table (seen) once the table is still.  An overlay of the last frame
-is written with ``--overlay``.
+is written with ``--overlay``.  For the last frame it also prints what the
+detector alone finds there on a whole-frame pass (its own cloth model, no
+classifier, no tracker), so a ball the detector finds but the pipeline drops
+shows as the difference; ``--model`` runs another ball classifier (.onnx).
 
     .venv/bin/python benchmarks/bench_track_real.py [--every 10] [--overlay last.png]
 """
@@ -29,6 +32,8 @@ import numpy as np  # noqa: E402
 from luza.calibration.calib import calibrate  # noqa: E402
 from luza.calibration.profiles import load_profile  # noqa: E402
 from luza.vision.cli import draw_overlay  # noqa: E402
+from luza.vision.detect import BallDetector  # noqa: E402
+from luza.vision.identify import BallIdentifier  # noqa: E402
 from luza.vision.pipeline import VisionPipeline  # noqa: E402
 from luza.vision.register import FrameRegistrar, rails_mask  # noqa: E402
 from luza.vision.sources import Frame  # noqa: E402
@@ -46,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=10, help="print every N-th frame")
     ap.add_argument("--refine", action="store_true", help="ECC-refine every registration")
     ap.add_argument("--overlay", type=Path, help="write the last registered frame, annotated")
+    ap.add_argument("--model", type=Path, help="ball classifier .onnx (default: installed)")
     args = ap.parse_args(argv)
     if not args.clip.exists():
         print(f"skipped: {args.clip} not present")
@@ -64,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     bed = np.array([cal.image_points["bed_corners"][k] for k in CORNERS], float)
     h, w = frames[0].shape[:2]
     reg = FrameRegistrar(frames[0], rails_mask((w, h), bed, RAILS_BAND_PX))
-    pipe = VisionPipeline(cal.camera, prof, "free-pyramid")
+    game = "free-pyramid"
+    ident = BallIdentifier(game, model_path=args.model) if args.model else None
+    pipe = VisionPipeline(cal.camera, prof, game, identifier=ident)
     print(f"{args.clip.name}: {len(frames)} frames at {fps:.0f} fps, {w}x{h}")
     print(
         f"{'frame':>5s} {'drift px':>8s} {'inliers':>7s} {'ecc':>5s} "
@@ -99,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"last frame: {len(res.detections)} detections, {seen} balls seen of {N_BALLS} "
         f"({'all accounted for' if seen == N_BALLS else 'NOT all accounted for'})"
+    )
+    alone = BallDetector(cal.camera, prof).detect(warped)
+    print(
+        f"last frame, the detector alone (whole frame): {len(alone)} detections, "
+        f"{int((alone.score >= 0.5).sum())} scoring >= 0.5"
     )
     if args.overlay is not None:
         cv2.imwrite(
