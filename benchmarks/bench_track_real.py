@@ -10,8 +10,8 @@ holds.  There is no ground truth: "every ball accounted for at rest" means 16
 balls on the table (seen) once the table is still.  An overlay of the last frame
 is written with ``--overlay``.  For the last frame it also prints what the
 detector alone finds there on a whole-frame pass (its own cloth model, no
-classifier, no tracker), so a ball the detector finds but the pipeline drops
-shows as the difference; ``--model`` runs another ball classifier (.onnx).
+classifier, no tracker; also the ``alone`` column), so a ball the detector finds
+but the pipeline drops shows as the difference; ``--model`` runs another ball classifier (.onnx).
 
     .venv/bin/python benchmarks/bench_track_real.py [--every 10] [--overlay last.png]
 """
@@ -76,8 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.clip.name}: {len(frames)} frames at {fps:.0f} fps, {w}x{h}")
     print(
         f"{'frame':>5s} {'drift px':>8s} {'inliers':>7s} {'ecc':>5s} "
-        f"{'det':>4s} {'table':>5s} {'seen':>4s}"
+        f"{'det':>4s} {'table':>5s} {'seen':>4s} {'alone':>5s}"
     )
+    alone_det = BallDetector(cal.camera, prof)  # whole-frame passes, per-frame cloth model
     t_reg = t_pipe = 0.0
     res = warped = None
     drift_max = 0.0
@@ -96,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
             ecc = f"{r.ecc:5.3f}" if r.ecc is not None else "    -"
             print(
                 f"{i:5d} {drift:8.1f} {r.inliers:7d} {ecc} {len(res.detections):4d} "
-                f"{len(res.tracked.positions):5d} {len(res.tracked.visible):4d}"
+                f"{len(res.tracked.positions):5d} {len(res.tracked.visible):4d} "
+                f"{len(alone_det.detect(warped)):5d}"
             )
     n = len(frames)
     print(
@@ -108,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         f"last frame: {len(res.detections)} detections, {seen} balls seen of {N_BALLS} "
         f"({'all accounted for' if seen == N_BALLS else 'NOT all accounted for'})"
     )
-    alone = BallDetector(cal.camera, prof).detect(warped)
+    alone = alone_det.detect(warped)
     print(
         f"last frame, the detector alone (whole frame): {len(alone)} detections, "
         f"{int((alone.score >= 0.5).sum())} scoring >= 0.5"
