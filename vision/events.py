@@ -27,6 +27,10 @@ How events are decided (``vision/EVENTS.md`` has the long version):
    reaches one radius from a cushion nose (``cushion``; beyond the nose segment
    or inside a pocket mouth it is ``jaw:<pocket>``) or two radii from another
    ball (``collision``), with the time interpolated between the frames.
+   Contacts no break shows (a slow ball's bend fits one piece) are found where the
+   gap to a contact line, or between two balls, falls to zero and rises again with
+   the velocity along the normal turned (:meth:`EventExtractor._cushion_reversals`,
+   :meth:`EventExtractor._pair_reversals`).
 4. A ball at rest that starts moving inside a shot was hit: the striker is the
    ball whose path reaches two radii from it at that moment.  The first ball to
    move from a table at rest is the cue ball (``shot_start``, the time
