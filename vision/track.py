@@ -79,7 +79,7 @@ DROP_MARGIN_RADII = 0.25
 PROVISIONAL_CONFIRM_S = 0.3
 PROVISIONAL_GATE_RADII = 0.25
 STREAK_GAP_HALF_LENGTHS = 8.0  # a streak starts at most this many half lengths from its spot
-RACK_FILL_MIN = 12  # Free Pyramid: this many rack slots filled at the start is the rack
+RACK_FILL_MIN = 10  # Free Pyramid: this many rack slots filled at the start is the rack
 # A still ball that vanishes with no arm or hand over it was struck and flew off unseen
 # (a streak too faint to find): it is looked for anywhere for this long before the
 # table at rest counts it as gone
