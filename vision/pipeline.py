@@ -319,7 +319,8 @@ class VisionPipeline:
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
-        return ~ok
+        # the rack's balls are balls, however crowded (their rims and rings are)
+        return ~(ok | self.tracker.on_rack(det.xy_mm))
 
     def _reported(self, det: Detections) -> Detections:
         """What the tracker made of the detections: the ones a ball took, and the rest

@@ -368,6 +368,20 @@ class BallTracker:
     def _classes(self) -> list[str]:
         return sorted({ball_class(self.game, b) for b in BALLS_BY_GAME[self.game]})
 
+    def on_rack(self, xy: np.ndarray) -> np.ndarray:
+        """Free Pyramid: which of these points lie on the rack's slots, when at least
+        ``RACK_FILL_MIN`` slots are filled (then they are the rack's balls, however
+        crowded they look); all False otherwise."""
+        out = np.zeros(len(xy), bool)
+        if self.game != "free-pyramid" or "rear" not in self.profile.spots or not len(xy):
+            return out
+        rack = np.array(self.profile.rack_positions())
+        d = np.linalg.norm(np.asarray(xy)[:, None] - rack[None], axis=2)
+        near = d < 0.5 * self.R
+        if near.any(axis=0).sum() >= RACK_FILL_MIN:
+            out = near.any(axis=1)
+        return out
+
     def _rack_holes(self, ivory_xy: np.ndarray) -> list[np.ndarray]:
         """Free Pyramid: the rack slots no detection fills when most are filled (the
         detector missed a ball or two in the tight rack: they are there all the same,
