@@ -22,8 +22,10 @@ Classes (``CLASSES``): ``ivory`` (numbered Free Pyramid balls), ``W1`` (one dot)
 ``luza.vision.identify`` (``crop_pixels``, ``normalise_crop``), as at run time.
 
 Deterministic: fixed seeds, one thread, deterministic torch kernels; the defaults
-reproduce the committed weights (about 20 min on a quiet core: rendering half,
-training half; ``--data`` caches the rendered crops).  torch is only needed here
+reproduce the committed weights.  Cost on this shared 2-core machine: rendering the
+600 frames ~24 CPU-min (two halves of 12 min at load 11; ``make_dataset(tables=...)``
+builds parts), training 20 epochs ~17 min (load 6-8); ``--data`` caches the rendered
+crops so a retraining skips the rendering.  torch is only needed here
 (``pip install -e .[train]``); luza runs the exported .onnx with onnxruntime.
 
     .venv/bin/python models/train_ball_classifier.py [--data /tmp/crops.npz]
@@ -422,7 +424,7 @@ def export(model, path: Path, crop: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=600)
-    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--data", type=Path, help="cache of rendered crops (.npz)")
     ap.add_argument("--per-class", type=int, default=2500, help="crops per class per epoch")
