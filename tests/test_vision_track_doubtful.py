@@ -15,7 +15,13 @@ import numpy as np
 
 from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
-from luza.vision.track import PROVISIONAL_CONFIRM_S, BallTracker, MotionModel
+from luza.vision.track import (
+    GONE_CONFIRM_S,
+    PROVISIONAL_CONFIRM_S,
+    STRUCK_GONE_S,
+    BallTracker,
+    MotionModel,
+)
 
 PROFILE = load_profile("kaisa-10ft")
 R = PROFILE.ball_radius_mm
@@ -167,8 +173,8 @@ def test_a_doubtful_blob_in_an_arm_is_not_confirmed_while_the_arm_is_there():
     assert "K" not in out.positions and tr.tracks["K"].state == "off"
 
 
-def _vanish(in_arm: bool):
-    """K lies still, then is gone from its spot (plain cloth there) for 1.5 s while the
+def _vanish(in_arm: bool, gone_s: float):
+    """K lies still, then is gone from its spot (plain cloth there) for a while the
     other balls lie still; then a clean K-like ball shows up rolling 1.5 m away."""
     tr = BallTracker(PROFILE, "five-ball")
     tr.occluded = lambda xy: False
@@ -179,7 +185,7 @@ def _vanish(in_arm: bool):
     events = []
     for f in range(10):
         events += tr.update(_dets(f, [*pts, spot], [*cls, "K"])).events
-    n_gone = int(1.5 * FPS)
+    n_gone = int(gone_s * FPS)
     for f in range(10, 10 + n_gone):
         events += tr.update(_dets(f, pts, cls)).events
     far = np.array([1900.0, 500.0])
@@ -193,13 +199,14 @@ def _vanish(in_arm: bool):
 def test_a_ball_struck_away_unseen_is_found_again_where_it_rolled():
     """No arm or hand over its spot when it went: it was struck (a streak too faint to
     find), not taken; the table at rest does not give it up for a while."""
-    tr, events, out, far = _vanish(in_arm=False)
+    # gone longer than a ball taken by hand may be, within a struck ball's wait
+    tr, events, out, far = _vanish(False, (GONE_CONFIRM_S + STRUCK_GONE_S) / 2)
     assert not any(e.type == "ball_removed" for e in events)
     assert "K" in out.visible and np.linalg.norm(np.subtract(out.positions["K"], far)) < 150
 
 
 def test_a_ball_gone_from_under_a_hand_is_removed():
-    tr, events, out, far = _vanish(in_arm=True)
+    tr, events, out, far = _vanish(True, (GONE_CONFIRM_S + STRUCK_GONE_S) / 2)
     assert [e["ball"] for e in events if e.type == "ball_removed"] == ["K"]
 
 

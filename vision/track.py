@@ -82,8 +82,11 @@ STREAK_GAP_HALF_LENGTHS = 8.0  # a streak starts at most this many half lengths 
 RACK_FILL_MIN = 10  # Free Pyramid: this many rack slots filled at the start is the rack
 # A still ball that vanishes with no arm or hand over it was struck and flew off unseen
 # (a streak too faint to find): it is looked for anywhere for this long before the
-# table at rest counts it as gone
-STRUCK_GONE_S = 3.0
+# table at rest counts it as gone.  Kept short: a hand that takes a ball near a corner
+# is not always seen as an arm (its blob lies mostly over the rail), and a penalty ball
+# taken by hand must be removed before the next stroke (the bundled fp-penalty clip
+# ends 1.6 s after the take; 3 s lost its ball_removed)
+STRUCK_GONE_S = 1.2
 
 
 # Which detection class each ball id has.
