@@ -16,6 +16,7 @@ stopped.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import secrets
 import socket
 import sys
@@ -180,9 +181,17 @@ def _serve(args, sock, store, source, live, cam, profile, players, options) -> i
     )
     server = uvicorn.Server(config)
     server_box["server"] = server
+    serving = None
     try:
-        server.run(sockets=[sock])
+        # uvicorn's Server.run, with the coroutine in hand: a Ctrl-C before the loop
+        # starts it would leave it un-awaited and Python would print a warning after
+        # our one-line "interrupted"
+        serving = server.serve(sockets=[sock])
+        with asyncio.Runner(loop_factory=config.get_loop_factory()) as loop:
+            loop.run(serving)
     finally:
+        if serving is not None:
+            serving.close()  # no-op once it ran; an unstarted one is closed quietly
         runner.stop()
         if runner.ident is not None:  # Ctrl-C may come before the server started it
             runner.join(timeout=5.0)
