@@ -1155,16 +1155,7 @@ class EventExtractor:
         out: list[_Cand] = []
         for j in np.nonzero(np.min(gaps, axis=0) <= REVERSAL_NEAR_MM)[0]:
             col = gaps[:, j]
-            near = col <= REVERSAL_NEAR_MM
-            k = 0
-            while k < len(col):
-                if not near[k]:
-                    k += 1
-                    continue
-                e = k
-                while e + 1 < len(col) and near[e + 1]:
-                    e += 1
-                m = k + int(np.argmin(col[k : e + 1]))
+            for m in _run_minima(col, REVERSAL_NEAR_MM):
                 hit = self._gap_vertex(ts, col, m)
                 if hit is not None and j >= len(g.seg_name):
                     # the gap to a point falls and rises as a ball merely passes it:
@@ -1185,19 +1176,16 @@ class EventExtractor:
                     if j < len(g.seg_name):
                         a_c = float(np.dot(c - g.seg_a[j], g.seg_d[j]))
                         if not -REVERSAL_TOL_MM <= a_c <= g.seg_len[j] + REVERSAL_TOL_MM:
-                            k = e + 1
                             continue
                     pk = self.in_mouth_zone(c)
                     if pk is not None and self.mouth_depth(c, pk) > REVERSAL_MAX_DEPTH_R * R:
-                        k = e + 1  # falling into the pocket: its last samples tell nothing
-                        continue
+                        continue  # falling into the pocket: its last samples tell nothing
                     name = names[j]
                     if j >= len(g.seg_name):
                         name = self._nose_under(c) or name
                     conf = 0.9 if not name.startswith("jaw:") else 0.8
                     fields = {"ball": mv.ball, "cushion": name, "pos": _r(c)}
                     out.append(_Cand("cushion", t_c, conf, fields, abs(gap0)))
-                k = e + 1
         # a ball near a corner is near two lines at once: one touch, the closest line
         out.sort(key=lambda c: c.gap)
         kept: list[_Cand] = []
@@ -1237,17 +1225,7 @@ class EventExtractor:
                 col = np.hypot(rel[:, 0], rel[:, 1]) - 2 * R
                 if col.min() > PAIR_NEAR_MM:
                     continue
-                near = col <= PAIR_NEAR_MM
-                k = 0
-                while k < len(col):
-                    if not near[k]:
-                        k += 1
-                        continue
-                    e = k
-                    while e + 1 < len(col) and near[e + 1]:
-                        e += 1
-                    m = k + int(np.argmin(col[k : e + 1]))
-                    k = e + 1
+                for m in _run_minima(col, PAIR_NEAR_MM):
                     hit = self._gap_vertex(ts, col, m, PAIR_TOL_MM)
                     if hit is None:
                         continue
@@ -1804,6 +1782,14 @@ _ORDER = {
     "ball_placed": 6,
     "ball_moved": 6,
 }
+
+
+def _run_minima(col: np.ndarray, near_mm: float) -> list[int]:
+    """The index of the smallest sample (the first, on a tie) in each run of consecutive
+    samples of ``col`` at most ``near_mm``."""
+    near = np.concatenate([[False], col <= near_mm, [False]])
+    edges = np.flatnonzero(np.diff(near.astype(np.int8)))
+    return [int(k + np.argmin(col[k:e])) for k, e in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def _r(p) -> list[float]:
