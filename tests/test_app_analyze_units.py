@@ -180,14 +180,19 @@ def test_event_texts():
     assert event_text(low).endswith("(?)")
 
 
-def test_a_free_pyramid_game_taken_up_mid_way_is_scored_from_a_split_score():
+def taken_up_stream() -> list[Event]:
+    """A Free Pyramid game met with balls 3, 8 and 11 already off the table: one stroke."""
     b = StreamBuilder(PROFILE)
     pos = b.rack_positions()
     for gone in ("3", "8", "11"):
         pos.pop(gone)
     b.table_state(pos)
     b.strike("Y").hit("Y", "1").cushion("1", "foot").end()
-    ev = events_of(b)
+    return events_of(b)
+
+
+def test_a_free_pyramid_game_taken_up_mid_way_is_scored_from_a_split_score():
+    ev = taken_up_stream()
     assert taken_up(ev, "free-pyramid", PROFILE) == {"score": {"A": 2, "B": 1}, "take_up": True}
     scored = score_run(ev, "free-pyramid", "pyramid-12ft")
     assert scored.rulings[0].score == {"A": 2, "B": 1}
@@ -203,13 +208,7 @@ def test_a_free_pyramid_game_taken_up_mid_way_is_scored_from_a_split_score():
 
 
 def test_a_score_given_for_a_game_taken_up_replaces_the_placeholder():
-    b = StreamBuilder(PROFILE)
-    pos = b.rack_positions()
-    for gone in ("3", "8", "11"):
-        pos.pop(gone)
-    b.table_state(pos)
-    b.strike("Y").hit("Y", "1").cushion("1", "foot").end()
-    ev = events_of(b)
+    ev = taken_up_stream()
     assert parse_start_score("0:3") == {"A": 0, "B": 3}
     scored = score_run(ev, "free-pyramid", "pyramid-12ft", start_score={"A": 0, "B": 3})
     assert scored.rulings[0].score == {"A": 0, "B": 3}  # not the placeholder 2-1
