@@ -55,6 +55,16 @@ def bounce_path(p0, v0, t0, t_hit, normal, e=0.7, decel_mm_s2=150.0):
     return f, p_hit
 
 
+def path_to_foot(p_hit, v0, t_hit, t0=0.5, decel_mm_s2=150.0):
+    """A :func:`bounce_path` set moving at ``t0`` so that it reaches ``p_hit`` at ``t_hit``
+    and bounces off the foot cushion there."""
+    v0 = np.asarray(v0, float)
+    s = float(np.linalg.norm(v0))
+    dt = t_hit - t0
+    back = (s * dt - 0.5 * decel_mm_s2 * dt * dt) * v0 / s
+    return bounce_path(np.asarray(p_hit, float) - back, v0, t0, t_hit, (1.0, 0.0), 0.7, decel_mm_s2)
+
+
 def _cushions(ev, ball):
     return [e for e in ev if e.type == "cushion" and e["ball"] == ball]
 
@@ -70,10 +80,7 @@ def test_a_slow_touch_whose_bend_fits_one_piece_is_found():
     # start where the path reaches the nose (one radius off it) at t_hit
     p_hit_want = np.array([L - R, 1000.0])
     # back out the start (decelerating along the path)
-    s = float(np.linalg.norm(v0))
-    dt = t_hit - 0.5
-    back = (s * dt - 0.5 * 150.0 * dt * dt) * v0 / s
-    path, p_hit = bounce_path(p_hit_want - back, v0, 0.5, t_hit, (1.0, 0.0))
+    path, p_hit = path_to_foot(p_hit_want, v0, t_hit)
     assert abs(p_hit[0] - (L - R)) < 1e-6
     ev = extract_events(
         frames_of({"14": path, "Y": lambda t: (800.0, 300.0)}, 4.0, fps, 1.0, seed=3),
@@ -94,10 +101,7 @@ def test_a_touch_by_the_jaw_end_of_a_nose_is_the_nose():
     y_hit = nose_end_y - 8.0
     t_hit = 1.0 + 0.4 / fps
     v0 = np.array([240.0, -160.0])
-    s = float(np.linalg.norm(v0))
-    dt = t_hit - 0.5
-    back = (s * dt - 0.5 * 150.0 * dt * dt) * v0 / s
-    path, p_hit = bounce_path(np.array([L - R, y_hit]) - back, v0, 0.5, t_hit, (1.0, 0.0))
+    path, p_hit = path_to_foot(np.array([L - R, y_hit]), v0, t_hit)
     ev = extract_events(
         frames_of({"9": path, "Y": lambda t: (800.0, 300.0)}, 4.0, fps, 1.0, seed=5),
         PROFILE,
