@@ -478,7 +478,7 @@ class BallDetector:
         score = np.clip(vals[keep], 0, 1)
         pts = self._peak_centroid(votes, pts)
         ix = np.clip(np.round(pts).astype(int), 0, [w - 1, h - 1])
-        mrel = self._mean_rel(rel, pts)
+        mrel = self._core_rel(rel, pts)
         bad = (mrel < POCKET_DARK_REL) & self.pocket_zone[oy + ix[:, 1], ox + ix[:, 0]]
         bad |= (mrel < HOLE_BALL_MIN_REL) & self.hole_zone[oy + ix[:, 1], ox + ix[:, 0]]
         if self.reject_clutter and len(pts):
@@ -867,7 +867,7 @@ class BallDetector:
             p = wxy[i : i + 1] - np.array([bx0, by0])
             oth = np.vstack([p, wot - np.array([bx0, by0])])
             ring[i] = self._unexplained_ring(fg, p, oth)[0]
-            rel_core[i] = self._mean_rel(rel, p)[0]
+            rel_core[i] = self._core_rel(rel, p)[0]
         return ring, rel_core
 
     def _unexplained_ring(self, fg: np.ndarray, pts: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -906,7 +906,7 @@ class BallDetector:
         median of a ring 1.6 radii out (the cloth and shadow just around a ball)."""
         h, w = rel.shape
         pts = np.stack([xs, ys], 1).astype(np.float64)
-        core = self._median_rel(rel, pts)
+        core = self._core_rel(rel, pts, np.median)
         q = np.round(pts[:, None, :] + self._ring[None]).astype(int)
         qx = np.clip(q[..., 0], 0, w - 1)
         qy = np.clip(q[..., 1], 0, h - 1)
@@ -922,15 +922,6 @@ class BallDetector:
             (contrast - SHADED_RING_CONTRAST) / span, 0, 1
         )
         return np.where(good, s, 0.0)
-
-    def _median_rel(self, rel: np.ndarray, pts: np.ndarray) -> np.ndarray:
-        r = max(1, int(round(0.6 * self.r_work)))
-        out = np.empty(len(pts))
-        h, w = rel.shape
-        for i, (x, y) in enumerate(np.round(pts).astype(int)):
-            win = rel[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
-            out[i] = np.median(win)
-        return out
 
     def _peak_centroid(self, acc: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Sub-pixel peak: centroid of the votes above half the peak in a small window."""
@@ -954,13 +945,15 @@ class BallDetector:
         out[i, 1] = y[i] + sy[pos] / s[pos]
         return out
 
-    def _mean_rel(self, rel: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    def _core_rel(self, rel: np.ndarray, pts: np.ndarray, stat=np.mean) -> np.ndarray:
+        """``stat`` (mean, median) of the relative brightness over each point's core
+        (a square of 0.6 work radii either side)."""
         r = max(1, int(round(0.6 * self.r_work)))
         out = np.empty(len(pts))
         h, w = rel.shape
         for i, (x, y) in enumerate(np.round(pts).astype(int)):
             win = rel[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
-            out[i] = win.mean()
+            out[i] = stat(win)
         return out
 
 
