@@ -292,9 +292,7 @@ class VisionPipeline:
             sure = np.delete(det.cls_prob, k, axis=1).max(axis=1) >= HELD_BALL_PROB
         held = struck & sure & (det.score >= NEW_MIN_SCORE * CLUTTER_SCORE_FACTOR)
         ok[new] = (det.score >= NEW_MIN_SCORE)[new] | held[new]
-        if "none" in det.classes and det.cls_prob.shape[1]:
-            p_none = det.cls_prob[:, det.classes.index("none")]
-            ok &= ~new | (p_none < NEW_MAX_NONE)
+        ok &= ~new | (_none_prob(det) < NEW_MAX_NONE)
         idx = np.nonzero(new & ok & ~struck)[0]
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
@@ -313,8 +311,7 @@ class VisionPipeline:
         if len(det) == 0:
             return np.zeros(0, bool)
         ok = det.score >= NEW_MIN_SCORE
-        if "none" in det.classes and det.cls_prob.shape[1]:
-            ok &= det.cls_prob[:, det.classes.index("none")] < NEW_MAX_NONE
+        ok &= _none_prob(det) < NEW_MAX_NONE
         idx = np.nonzero(ok)[0]
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
@@ -338,8 +335,7 @@ class VisionPipeline:
         cand = ~taken & ~merged & ~det.is_streak
         if cand.any():
             crisp = det.score >= NEW_MIN_SCORE
-            if "none" in det.classes and det.cls_prob.shape[1]:
-                crisp &= det.cls_prob[:, det.classes.index("none")] < NEW_MAX_NONE
+            crisp &= _none_prob(det) < NEW_MAX_NONE
             for j in np.nonzero(cand & crisp)[0]:
                 ok[j] = tr.motion.over_drop(det.xy_mm[j], DROP_MARGIN_RADII * tr.R) is None
         return det if ok.all() else det[ok]
@@ -737,6 +733,13 @@ def _looks_like_none(track) -> bool:
     if ev is None or "none" not in cls:
         return False
     return int(np.argmax(ev)) == cls.index("none")
+
+
+def _none_prob(det: Detections) -> np.ndarray:
+    """The classifier's P(none) (hands, cues) per detection; zeros without that class."""
+    if "none" not in det.classes or not det.cls_prob.shape[1]:
+        return np.zeros(len(det))
+    return det.cls_prob[:, det.classes.index("none")]
 
 
 def _balls_only(det: Detections, keep: np.ndarray | None = None) -> Detections:
