@@ -154,3 +154,27 @@ def test_a_ball_reaching_well_over_the_hole_drops() -> None:
     res = _creep_into("foot-right", 10.0, 0)
     assert [e["pocket"] for e in res.events_of("pocket")] == ["foot-right"]
     assert not res.events_of("hang")
+
+
+@pytest.mark.parametrize("pocket", ["foot-left", "head-left", "foot-right", "head-right"])
+@pytest.mark.parametrize("off_axis_deg", [-16.0, -8.0, 8.0, 16.0])
+def test_a_ball_in_a_corner_throat_touches_that_corner_only(
+    pocket: str, off_axis_deg: float
+) -> None:
+    # A ball deep in a corner's throat is behind a middle pocket's jaw-facing line (the
+    # facing spans the throat's width along it): it must not bounce off that line ~1.7 m
+    # away (the solver's "already past it, heading in" rows).
+    pk = POCKETS[pocket]
+    mc, inw = np.array(pk.mouth_centre), np.array(pk.inward)
+    ang = math.atan2(inw[1], inw[0]) + math.radians(off_axis_deg)
+    d = np.array([math.cos(ang), math.sin(ang)])
+    start = mc - d * 350.0
+    for speed in (3500.0, 6000.0):
+        res = Simulator(PROFILE, seed=0).run(
+            {"1": (float(start[0]), float(start[1]))}, Strike("1", speed, ang, follow=0.4)
+        )
+        hits = [e for e in res.events_of("cushion") if e["cushion"].startswith("jaw:")]
+        for e in hits:
+            at = np.array(POCKETS[e["cushion"][4:]].mouth_centre)
+            assert np.linalg.norm(np.array(e["pos"]) - at) < 150.0, (speed, e.to_dict())
+        assert {e["cushion"] for e in hits} <= {f"jaw:{pocket}"}

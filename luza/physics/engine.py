@@ -67,6 +67,11 @@ SEG_FALL, SEG_FLY, SEG_OFF = 10, 11, 12
 CROSS_TMIN_S = 1e-9
 PUSH_OVERLAP_MM = 0.05  # a ball pushing another: overlap tolerated before they are parted
 CONTACT_MM = 1e-3  # centres within a diameter plus this are touching
+# a ball this far (or farther) past a contact line's near side is behind the line, not on
+# it: the solver's "already past, heading in" rows are a hair past after a bounce; a ball
+# in a corner pocket's throat is also far behind a middle pocket's facing line (the facing
+# runs across the throat's span along it), which it must not touch
+SEG_BEHIND_MM = 0.5
 MIN_CLOSING_MM_S = 1e-3  # slower closing than this is no collision
 EVENT_MIN_CLOSING_MM_S = 1.0  # a cluster contact closing slower than this makes no event
 CHATTER_S = 0.1  # a pair touching again this soon is the same contact: no new event
@@ -427,8 +432,12 @@ class Engine:
             ok = np.ones(hit.size, bool)
             m = kk == K_SEG
             if m.any():
-                s = np.einsum("ij,ij->i", rp[m] - g.seg_a[aa[m]], g.seg_d[aa[m]])
-                ok[m] = (s >= -1e-6) & (s <= g.seg_len[aa[m]] + 1e-6)
+                rel = rp[m] - g.seg_a[aa[m]]
+                s = np.einsum("ij,ij->i", rel, g.seg_d[aa[m]])
+                # the ball must be on the line's playing side (one radius off it), not
+                # deep behind it, where the solver reports a line "already crossed"
+                gap = np.einsum("ij,ij->i", rel, g.seg_n[aa[m]]) - R
+                ok[m] = (s >= -1e-6) & (s <= g.seg_len[aa[m]] + 1e-6) & (gap >= -SEG_BEHIND_MM)
             m = (kk == K_MOUTH_IN) | (kk == K_MOUTH_OUT)
             if m.any():
                 rel = rp[m] - g.mouth_c[aa[m]]
