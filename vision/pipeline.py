@@ -63,6 +63,7 @@ AHEAD_COS = math.cos(math.radians(35.0))  # a moving ball explains what lies thi
 WAY_MIN_SCORE = 0.7  # a crisp rim on a moving ball's way is kept even if the CNN says 'none'
 STREAK_MIN_TRAVEL_RADII = 0.7  # a ball moving this far a frame may smear into a streak
 STREAK_LOST_S = 0.3  # a ball lost this lately may be a streak somewhere
+HOLD_RADII = 0.5  # a searched box holds a ball's centre at least this far inside (radii)
 COARSE_TRAVEL_RADII = 0.3  # a ball moving this far a frame is located in the work image only
 
 
@@ -145,9 +146,9 @@ class VisionPipeline:
                 self._ref = grid.copy()
                 full = True
             elif boxes:
-                boxes = _merge_boxes(boxes)
-                n_boxes = len(boxes)
                 wxy = self._work_xy(self._last.xy_px)
+                boxes = _hold_whole_balls(_merge_boxes(boxes), wxy, self._hold_margin())
+                n_boxes = len(boxes)
                 in_box = np.zeros(len(self._last), bool)
                 for bx0, by0, bx1, by1 in boxes:
                     in_box |= (
@@ -611,6 +612,10 @@ class VisionPipeline:
             return False
         return float(fg.mean()) > OCCLUDED_FOREGROUND
 
+    def _hold_margin(self) -> int:
+        """Work pixels a searched box keeps around the centre of a ball inside it."""
+        return int(math.ceil(HOLD_RADII * self.detector.r_work)) + 1
+
     def _work_xy(self, xy_px: np.ndarray) -> np.ndarray:
         x0, y0 = self.detector.roi[:2]
         return (np.asarray(xy_px) - np.array([x0, y0]) + 0.5) * self.detector.scale - 0.5
@@ -759,6 +764,38 @@ def _balls_only(det: Detections, keep: np.ndarray | None = None) -> Detections:
     if keep is not None:
         ok |= keep & (det.score >= WAY_MIN_SCORE)
     return det[ok]
+
+
+def _hold_whole_balls(
+    boxes: list[tuple[int, int, int, int]], centres_work: np.ndarray, margin: int
+) -> list[tuple[int, int, int, int]]:
+    """Grow every box that holds a known ball's centre until the centre lies ``margin``
+    work pixels inside it (and merge again).
+
+    The detector keeps only the vote peaks inside a box, on whole pixels, while a ball
+    counts as searched when its sub-pixel centre is inside: a box whose edge cuts a ball
+    near its centre searched it and dropped its peak, one row out, and the ball was lost
+    (a cue tip by a still ball: the change tile's edge through the ball)."""
+    if not boxes or not len(centres_work):
+        return boxes
+    c = np.asarray(centres_work, float)
+    out = [list(b) for b in boxes]
+    for _ in range(8):
+        grown = False
+        for b in out:
+            inside = (c[:, 0] >= b[0]) & (c[:, 0] < b[2]) & (c[:, 1] >= b[1]) & (c[:, 1] < b[3])
+            if not inside.any():
+                continue
+            lo = np.maximum(np.floor(c[inside].min(axis=0)).astype(int) - margin, 0)
+            hi = np.ceil(c[inside].max(axis=0)).astype(int) + margin + 1
+            nb = [min(b[0], lo[0]), min(b[1], lo[1]), max(b[2], hi[0]), max(b[3], hi[1])]
+            if nb != b:
+                b[:] = nb
+                grown = True
+        if not grown:
+            break
+        out = [list(b) for b in _merge_boxes([tuple(b) for b in out])]
+    return [tuple(int(v) for v in b) for b in out]
 
 
 def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
