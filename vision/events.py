@@ -119,6 +119,8 @@ STRUCK_MIN_COS = 0.6  # ... followed back to a nose the ball was struck towards 
 STRUCK_WAY_TOL_MM = 10.0  # ... with any sample before it this close to the way in
 REVERSAL_MAX_DEPTH_R = 0.5  # ... and none looked for deeper than this past a mouth line
 REVERSAL_EDGE_MM = 3.0  # a touch this far inside a nose's end is the nose's, not the jaw's
+UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
+UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confident
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
 
 
@@ -456,6 +458,7 @@ class EventExtractor:
         self.L, self.W = profile.length_mm, profile.width_mm
         self.pockets = profile.pockets()
         self.geom = build_geometry(profile)
+        self._hit_at: dict[int, np.ndarray] = {}  # struck move -> unseen striker's centre
 
     # -- geometry -------------------------------------------------------
     def nearest_pocket(self, p: np.ndarray) -> tuple[str, float]:
@@ -780,10 +783,53 @@ class EventExtractor:
             if best is None or abs(dmin) < abs(best[2]):
                 best = (tmin, other, dmin)
         if best is None:
-            return None
+            return self._unseen_striker(mv, moving_since)
         t, other, dmin = best
         conf = float(np.clip(0.95 - abs(dmin) / (2 * STRIKER_TOL_MM), 0.4, 0.95))
         return t, other, conf
+
+    def _unseen_striker(self, mv: Move, moving_since: dict[str, float]):
+        """A ball set moving while the ball that hit it was unseen (under a body, an
+        arm): one that left its rest before ``mv.ball`` moved, was first seen moving
+        again after, and whose straight way from its anchor to where it was first seen
+        passes within two radii of ``mv.ball`` (it reached it on the way; the struck
+        ball leaves away from it).  (t, other, ``UNSEEN_STRIKER_CONF``) or None; the
+        striker's centre at the hit is kept in ``self._hit_at``."""
+        R = self.R
+        a0 = mv.anchor0
+        if a0 is None or not mv.pieces:
+            return None
+        t_mv = mv.pieces[0].t0
+        v_mv = mv.pieces[0].at(mv.pieces[0].t0) - a0
+        for other, since in moving_since.items():
+            if other == mv.ball or since > t_mv:
+                continue
+            for om in self.data[other].moves:
+                if om.anchor0 is None or om.t_rest0 is None or not om.pieces:
+                    continue
+                if not (om.t_rest0 < mv.t_start and om.pieces[0].t0 >= t_mv):
+                    continue  # seen on its way when the ball set off: the usual search
+                if om.pieces[0].t0 - om.t_rest0 > UNSEEN_STRIKER_MAX_S:
+                    continue
+                b1 = om.pieces[0].at(om.pieces[0].t0)
+                way = b1 - om.anchor0
+                ln = float(np.linalg.norm(way))
+                if ln < 2 * R:
+                    continue
+                u = way / ln
+                along = float((a0 - om.anchor0) @ u)
+                off = abs(float((a0 - om.anchor0) @ np.array([-u[1], u[0]])))
+                if off > 2 * R:
+                    continue
+                s_hit = along - math.sqrt(4 * R * R - off * off)
+                if not 0.0 <= s_hit <= ln:
+                    continue
+                c_hit = om.anchor0 + s_hit * u
+                if _cos(v_mv, a0 - c_hit) < COLLISION_DV_COS:
+                    continue
+                self._hit_at[id(mv)] = c_hit
+                return max(mv.t_start, om.t_rest0), other, UNSEEN_STRIKER_CONF
+        return None
 
     # -- putting it together ------------------------------------------------
     def _assemble(self) -> list[Event]:
@@ -1048,7 +1094,9 @@ class EventExtractor:
                 if same_cluster_soon(other, mv.ball, t):
                     continue  # a rack ball jammed a moment, moving on: not a new contact
                 t = max(t, t0)
-                po = self.pos_at(other, t)
+                po = self._hit_at.get(id(mv))
+                if po is None:
+                    po = self.pos_at(other, t)
                 mid = _r(0.5 * (po + mv.anchor0)) if po is not None else _r(mv.anchor0)
                 out.append(_Cand("collision", t, conf, {"a": other, "b": mv.ball, "pos": mid}))
                 if po is not None:
@@ -1633,7 +1681,7 @@ class EventExtractor:
             return out
         if mv.end != "vanish":
             return out
-        last = mv.pieces[-1]
+        last = self._heading_piece(mv)
         t_last = float(tts[-1])
         p_last = pts[-1]
         # follow the last piece a little: where was it heading?
@@ -1664,6 +1712,33 @@ class EventExtractor:
             conf = 0.8 if _min_edge(p_last, self.L, self.W) < 3 * R else 0.5
             out.append(_Cand("off_table", t_last, conf, {"ball": mv.ball}))
         return out
+
+    def _heading_piece(self, mv: Move) -> Piece:
+        """The move's last piece, to follow where a vanished ball was heading.  A last
+        piece of one sample has no velocity: the ball's way into that sample (from the
+        piece before, or from its anchor when it left it) stands in for it (a ball hit
+        towards a pocket, seen once on the way and then lost, went on that way)."""
+        last = mv.pieces[-1]
+        if last.n >= 2:
+            return last
+        p1 = last.at(last.t0)
+        if len(mv.pieces) >= 2:
+            prev = mv.pieces[-2]
+            p0, t0 = prev.at(prev.t1), prev.t1
+        elif mv.anchor0 is not None:
+            p0, t0 = mv.anchor0, min(mv.t_start, last.t0 - 0.5 * self.dt)
+        else:
+            return last
+        v = (p1 - p0) / max(last.t0 - t0, 0.5 * self.dt)
+        zero = np.zeros(1)
+        return Piece(
+            last.t0,
+            last.t1,
+            last.t0,
+            np.concatenate([[p1[0], v[0]], zero]),
+            np.concatenate([[p1[1], v[1]], zero]),
+            2,
+        )
 
     def _line_events(self, mv: Move) -> list[_Cand]:
         out: list[_Cand] = []
