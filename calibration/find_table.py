@@ -86,6 +86,12 @@ EDGE_BAND_ITERATIONS = 2
 EDGE_NOISE_K = 5.0  # an edge is this many robust sigmas above the cloth texture
 TANGENT_AVG_PX = 10.0  # half-length along the side over which edge profiles are averaged
 CUSHION_CHROMA_TOL = 0.05  # rgb-chromaticity distance within which the cushion is the bed's cloth
+# A colour change this big (rgb chromaticity) over this many cushion widths is the rail,
+# even when the frame beyond it differs more still (LukasSeglias video_12: a red-brown rail
+# 0.2-0.27 from the cloth, 1.3 cushion widths in view, then a near-black red edge at 0.84).
+# The run is long: the shaded face under a nose can differ as much over ~0.4 widths.
+RAIL_CHROMA_CLEAR = 0.15
+RAIL_CLEAR_RUN_CW = 0.8
 SIDES = ("head", "right", "foot", "left")  # quad sides in order, see _side_model
 
 
@@ -361,7 +367,7 @@ def _nose_index(
     run = max(6, int(0.25 * cw_n))
     dark = bright < CLOTH_MIN_BRIGHTNESS * ref_b
 
-    def first_change(tol: float) -> int | None:
+    def first_change(tol: float, run: int = run) -> int | None:
         not_cloth = (cdist > tol) | dark
         for k in range(k_bed, n - run):
             if not_cloth[k : k + run].all():
@@ -372,6 +378,9 @@ def _nose_index(
     # wood close to the cloth's colour (red cloth, mahogany) only differs by a little,
     # and then the big change is the floor beyond the rail, a rail width further out
     rc_big = first_change(max(CUSHION_CHROMA_TOL, 0.5 * float(cdist[k_bed:].max())))
+    rc_clear = first_change(RAIL_CHROMA_CLEAR, max(run, int(RAIL_CLEAR_RUN_CW * cw_n)))
+    if rc_clear is not None and (rc_big is None or rc_clear < rc_big):
+        rc_big = rc_clear  # a clear rail before the biggest change
     rc_small = first_change(2.0 * CUSHION_CHROMA_TOL)
     rc = rc_big
     if rc_small is not None and (rc is None or rc - rc_small > 1.6 * cw_n):
