@@ -62,7 +62,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     profile = load_profile(args.table)
     frames = read_source(args.source, seconds=args.seconds)
     hint = load_camera(args.camera) if args.camera else None
-    cal = calibrate(frames, profile, camera_hint=hint, head=args.head)
+    try:
+        cal = calibrate(frames, profile, camera_hint=hint, head=args.head)
+    except CalibrationError as e:
+        if args.overlay and _draw_refused(frames, profile, hint, args.head, args.overlay):
+            raise CalibrationError(f"{e} (the refused fit is drawn in {args.overlay})") from None
+        raise
     cal.save(args.output)
     q = cal.quality
     print(f"calibration written to {args.output}")
@@ -85,6 +90,22 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         cv2.imwrite(str(args.overlay), draw_overlay(frames[0], cal))
         print(f"overlay written to {args.overlay}")
     return 0
+
+
+def _draw_refused(frames, profile, hint, head, path) -> bool:
+    """The fit a calibration was refused for, drawn with its located nose points (blue),
+    so a person can see which edge was taken; False when it did not get that far."""
+    from luza.calibration.calib import Calibration
+    from luza.calibration.find_table import find_table
+    from luza.calibration.overlay import draw_overlay
+
+    try:
+        fit = find_table(frames, profile, camera_hint=hint, head=head, check=False)
+    except CalibrationError:
+        return False
+    cal = Calibration(fit.camera, profile, {**fit.quality, "confidence": "REFUSED"})
+    cv2.imwrite(str(path), draw_overlay(frames[0], cal, edge_points=fit.edge_points))
+    return True
 
 
 def cmd_calibrate_camera(args: argparse.Namespace) -> int:

@@ -92,6 +92,9 @@ CUSHION_CHROMA_TOL = 0.05  # rgb-chromaticity distance within which the cushion 
 # The run is long: the shaded face under a nose can differ as much over ~0.4 widths.
 RAIL_CHROMA_CLEAR = 0.15
 RAIL_CLEAR_RUN_CW = 0.8
+# An overhead camera further above the table than this many table lengths is a wrong fit
+# (a nose taken on a shaded face: focal 6854 px, 11.4 m above a 1.9 m table, k2 -236).
+MAX_HEIGHT_TABLE_LENGTHS = 4.0
 SIDES = ("head", "right", "foot", "left")  # quad sides in order, see _side_model
 
 
@@ -1338,6 +1341,13 @@ def _sanity(cam: CameraModel, profile: TableProfile, q: dict) -> None:
         raise CalibrationError(
             "the fitted camera is implausible (focal "
             f"{f:.0f} px, tilt {q['camera']['tilt_deg']:.0f} deg): wrong table profile?"
+        )
+    height_mm = q["camera"]["height_mm"]
+    if height_mm > MAX_HEIGHT_TABLE_LENGTHS * profile.length_mm:
+        raise CalibrationError(
+            f"the fitted camera is implausible ({height_mm / 1000:.1f} m above a "
+            f"{profile.length_mm / 1000:.2f} m table, focal {f:.0f} px): a cushion nose was "
+            "probably found on the wrong edge (a shadow, the rail): see it with --overlay"
         )
     if q["edge_rms_px"] > 4.0:
         raise CalibrationError(
