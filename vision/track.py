@@ -78,6 +78,12 @@ DROP_MARGIN_RADII = 0.25
 # long before it counts as a ball; one that moves or goes is dropped without an event.
 PROVISIONAL_CONFIRM_S = 0.3
 PROVISIONAL_GATE_RADII = 0.25
+# A still ball the physics predicts was kissed into motion between two frames, found
+# within this many radii of where the physics put it, takes the physics' velocity
+KISS_AGREE_RADII = 1.5
+# A ball lost from view while moving rolls on in the prediction this long (a red on a red
+# cloth, a white whose blur streak is too faint: predicted along its path, found again)
+HIDDEN_ROLL_S = 1.0
 STREAK_GAP_HALF_LENGTHS = 8.0  # a streak starts at most this many half lengths from its spot
 RACK_FILL_MIN = 10  # Free Pyramid: this many rack slots filled at the start is the rack
 # A still ball that vanishes with no arm or hand over it was struck and flew off unseen
@@ -830,7 +836,18 @@ class BallTracker:
             seen = tr.seen_xy if tr.seen_xy is not None else tr.xy
             v_meas = (z - seen) / since
             tr.meas_speed = float(math.hypot(*v_meas))
-            if was_still or tr.state == "hidden":
+            kissed = (
+                was_still
+                and tr.state == "table"
+                and math.hypot(*v_pred) > REST_SPEED_MM_S
+                and float(np.linalg.norm(z - p_pred)) < KISS_AGREE_RADII * self.R
+            )
+            if kissed:
+                # set in motion between two frames by a ball the physics saw hit it, and
+                # found where the physics put it: the physics' speed (the step since the
+                # last frame covers only the time after the contact, and says less)
+                tr.v = np.asarray(v_pred, float).copy()
+            elif was_still or tr.state == "hidden":
                 # just struck, or found again after a gap: the prediction knows nothing
                 # of the new speed (a still ball predicts rest; a lost one was guessed)
                 tr.v = v_meas
@@ -863,6 +880,16 @@ class BallTracker:
 
     def _miss(self, tr: Track, pred, det: Detections, events: list[Event]) -> None:
         p_pred, v_pred = pred
+        if (
+            tr.state == "table"
+            and tr.speed <= REST_SPEED_MM_S
+            and tr.provisional_until is None
+            and math.hypot(*v_pred) > REST_SPEED_MM_S
+        ):
+            # the physics saw a rolling ball hit it since the last frame, and it is gone
+            # from its spot: kissed away, lost while moving
+            tr.v = np.asarray(v_pred, float).copy()
+            tr.still_since_t = None
         moving = tr.speed > REST_SPEED_MM_S
         if tr.state == "table":
             # one slow (blurred) measurement may lower a lone ball's speed estimate;
@@ -878,9 +905,13 @@ class BallTracker:
                 tr.pocket = tr.falling
             tr.lost_in_arm = moving or self.in_arm is None or bool(self.in_arm(tr.xy))
         if moving:
-            # keep predicting a hidden moving ball a little, then freeze it
-            if det.t - tr.last_seen_t < 0.2:
+            # a ball lost while moving rolls on in the prediction (friction, cushions,
+            # other balls) where it may be found again; after a while it is frozen
+            if det.t - tr.last_seen_t < HIDDEN_ROLL_S:
                 tr.xy, tr.v = p_pred, v_pred
+                drop = self.motion.over_drop(tr.xy)
+                if drop is not None:
+                    tr.pocket = drop  # rolled into a pocket unseen: a pot candidate
             else:
                 tr.v = np.zeros(2)
         if tr.pocket and det.t - tr.last_seen_t >= POT_CONFIRM_S:
