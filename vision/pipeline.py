@@ -63,6 +63,10 @@ AHEAD_COS = math.cos(math.radians(35.0))  # a moving ball explains what lies thi
 WAY_MIN_SCORE = 0.7  # a crisp rim on a moving ball's way is kept even if the CNN says 'none'
 STREAK_MIN_TRAVEL_RADII = 0.7  # a ball moving this far a frame may smear into a streak
 STREAK_LOST_S = 0.3  # a ball lost this lately may be a streak somewhere
+# A frame in which nothing changed while a ball rolled at least this far (radii) since the
+# last one repeats the last image (a camera at half the stream's frame rate)
+REPEAT_TRAVEL_RADII = 0.5
+REPEAT_MAX_FRAMES = 2  # at most this many repeated frames in a row
 HOLD_RADII = 0.5  # a searched box holds a ball's centre at least this far inside (radii)
 COARSE_TRAVEL_RADII = 0.3  # a ball moving this far a frame is located in the work image only
 
@@ -100,6 +104,9 @@ class VisionPipeline:
         k = int(2 * round(ARM_OPEN_RADII * self.detector.r_work) + 1)
         self._arm_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         self._changed_now: np.ndarray | None = None  # this frame's change grid (None: all)
+        self._prev_grid: np.ndarray | None = None  # the last frame's change grid image
+        self._last_out: TrackerOutput | None = None
+        self._repeats = 0  # repeated frames in a row so far
 
     def _grid(self, image: np.ndarray) -> np.ndarray:
         """Every ``stride``-th pixel of the bed's box (nearest-neighbour shrink: a copy
@@ -121,6 +128,10 @@ class VisionPipeline:
         img = frame.image
         self._img = img
         grid = self._grid(img)
+        prev, self._prev_grid = self._prev_grid, grid
+        if self._is_repeat(grid, prev, frame):
+            return self._repeated(frame)
+        self._repeats = 0
         full = False
         n_boxes = 0
         self._changed_now = None
@@ -211,6 +222,7 @@ class VisionPipeline:
         out = self.tracker.update(det, doubtful)
         det = self._reported(det)
         self._last = det
+        self._last_out = out
         # Balls that stopped lately get a careful look now and then while they settle
         # (a creeping ball changes too little a frame to trigger the change grid).
         stopped = [
@@ -235,6 +247,57 @@ class VisionPipeline:
         return FrameResult(out, det, full)
 
     # ------------------------------------------------------------------ helpers
+    def _is_repeat(self, grid: np.ndarray, prev: np.ndarray | None, frame: Frame) -> bool:
+        """Whether this frame repeats the last one: nothing changed anywhere while a
+        ball was rolling fast enough to change pixels.  A camera at half the stream's
+        rate (or a capture that dropped frames) sends each image twice; taken as an
+        observation, a repeat stops every rolling ball for a frame, halves its speed
+        estimate and loses it from its own prediction.  At most ``REPEAT_MAX_FRAMES``
+        in a row: a ball really stopped short (unseen) cannot freeze the tracker."""
+        tr = self.tracker
+        if prev is None or self._last_out is None or tr.t is None:
+            return False
+        if self._repeats >= REPEAT_MAX_FRAMES or prev.shape != grid.shape:
+            return False
+        dt = frame.t - tr.t
+        if dt <= 0:
+            return False
+        travel = REPEAT_TRAVEL_RADII * self.profile.ball_radius_mm
+        if not any(t.state == "table" and t.speed * dt >= travel for t in tr.tracks.values()):
+            return False
+        d = cv2.absdiff(grid, prev)
+        return int(d.max()) <= CHANGE_LEVEL
+
+    def _repeated(self, frame: Frame) -> FrameResult:
+        """A repeated frame: no new observation.  The tracker is left as it was (its
+        next frame spans both intervals); the balls on the move are reported where the
+        physics puts them now, not as seen."""
+        self._repeats += 1
+        tr = self.tracker
+        last = self._last_out
+        dt = frame.t - tr.t
+        pos = dict(last.positions)
+        visible = set(last.visible)
+        for b, t in tr.tracks.items():
+            if b in pos and t.speed > REST_SPEED_MM_S:
+                p, _ = tr.motion.predict(t.xy, t.v, dt)
+                pos[b] = (float(p[0]), float(p[1]))
+                visible.discard(b)
+        self.stats["frames"] += 1
+        det = self._last
+        det = Detections(
+            frame.index,
+            frame.t,
+            det.xy_px,
+            det.xy_mm,
+            det.radius_px,
+            det.score,
+            det.cls_prob,
+            det.classes,
+            det.blur_mm,
+        )
+        return FrameResult(TrackerOutput(frame.index, frame.t, pos, visible, []), det, False)
+
     def _plausible(self, img: np.ndarray, det: Detections) -> Detections:
         """Drop newcomers (detections no tracked ball explains) that do not look like a
         whole ball alone on the cloth.  The game's balls are all known: a new one only
@@ -293,7 +356,10 @@ class VisionPipeline:
             sure = np.delete(det.cls_prob, k, axis=1).max(axis=1) >= HELD_BALL_PROB
         held = struck & sure & (det.score >= NEW_MIN_SCORE * CLUTTER_SCORE_FACTOR)
         ok[new] = (det.score >= NEW_MIN_SCORE)[new] | held[new]
-        ok &= ~new | (_none_prob(det) < NEW_MAX_NONE)
+        # the classifier's 'none' vetoes a newcomer -- but not a crisp rim where a still
+        # ball just gone from its spot can be (struck: the CNN, trained on sharp balls,
+        # may call a ball smeared by its first frames of motion 'none')
+        ok &= ~new | (_none_prob(det) < NEW_MAX_NONE) | (struck & (det.score >= WAY_MIN_SCORE))
         idx = np.nonzero(new & ok & ~struck)[0]
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
@@ -317,6 +383,10 @@ class VisionPipeline:
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
+        # nor in a player's arm or hand over the table (a lit knuckle can look like a
+        # clean ball, as for a newcomer)
+        for j in np.nonzero(ok)[0]:
+            ok[j] = not self._in_arm(det.xy_mm[j])
         # the rack's balls are balls, however crowded (their rims and rings are)
         return ~(ok | self.tracker.on_rack(det.xy_mm))
 
