@@ -17,6 +17,7 @@ pipeline with the clip's true camera and prints:
 
     .venv/bin/python benchmarks/bench_track.py DIR [DIR...] [--max-clips N]
     .venv/bin/python benchmarks/bench_track.py --render fp-break,fb-break --size 1920x1080
+    .venv/bin/python benchmarks/bench_track.py DIR --live-only 0,1 [--old OLD_detect.py]
 """
 
 from __future__ import annotations
@@ -271,21 +272,26 @@ def end_to_end_rate(video: Path, cam, prof, game: str, max_frames: int) -> float
     return n / max(time.perf_counter() - t0, 1e-9)
 
 
-def live_rate(video: Path, cam, prof, game: str) -> tuple[int, int]:
+def live_rate(
+    video: Path, cam, prof, game: str, backlog_s: float | None = None
+) -> tuple[int, int, float, int]:
     """Replay the clip in real time (a reader thread, as from a camera) through the
-    pipeline: (frames processed, frames the reader had to drop)."""
-    from luza.vision.sources import CvCaptureSource
+    pipeline: (frames processed, frames the reader had to drop, the longest a frame
+    waited for the tracker (s), the most frames waiting at once).  ``backlog_s``: the
+    reader's backlog (None: the default; 0: the newest frame only)."""
+    from luza.vision.sources import LIVE_BACKLOG_S, CvCaptureSource
 
     cv2.setNumThreads(2)
     pipe = VisionPipeline(cam, prof, game)
-    src = CvCaptureSource(str(video), live=True, pace=True)
+    backlog_s = LIVE_BACKLOG_S if backlog_s is None else backlog_s
+    src = CvCaptureSource(str(video), live=True, pace=True, backlog_s=backlog_s)
     n = 0
     for fr in src:
         pipe.process(fr)
         n += 1
     src.close()
     cv2.setNumThreads(1)
-    return n, src.dropped
+    return n, src.dropped, src.max_wait_s, src.max_backlog
 
 
 def _pct(a, q):
@@ -384,10 +390,11 @@ def summarise(results: list[dict]) -> None:
             print(f"  classification at rest, {res}: {sum(r['cls_ok'] for r in sel) / n:.4f} ({n})")
     if any(r["live"] for r in results):
         for r in results:
-            n, dropped = r["live"]
+            n, dropped, wait_s, backlog = r["live"]
             print(
                 f"  live replay {r['clip']}: {n} of {n + dropped} frames processed at "
-                f"{r['fps']:.0f} fps ({100 * n / max(1, n + dropped):.1f} %)"
+                f"{r['fps']:.0f} fps ({100 * n / max(1, n + dropped):.1f} %), longest wait "
+                f"{1000 * wait_s:.0f} ms, at most {backlog} frames waiting"
             )
     for label, sel in (
         ("all clips", results),
@@ -413,6 +420,41 @@ def summarise(results: list[dict]) -> None:
     print(f"  load average (1, 5, 15 min) at the end: {os.getloadavg()}")
 
 
+def live_only(paths: list[Path], backlogs: list[float], old: Path | None = None) -> int:
+    """Each clip replayed in real time once per reader backlog, one after the other
+    (``old``: and each with another version's ``vision/detect.py`` too)."""
+    import luza.vision.pipeline as pipeline_mod
+
+    detectors = [("current", pipeline_mod.BallDetector)]
+    if old is not None:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from bench_detect_speed import load_detect
+
+        detectors.append((old.name, load_detect(old).BallDetector))
+    print(
+        f"{'clip':34s} {'detector':>14s} {'backlog s':>9s} {'processed':>15s} {'dropped':>7s} "
+        f"{'longest wait ms':>15s} {'most waiting':>12s} {'load (1 min)':>12s}"
+    )
+    for p in paths:
+        truth = json.loads(p.read_text())
+        video = p.with_name(p.name.replace(".truth.json", ".mp4"))
+        cam = CameraModel.from_dict(truth["camera"])
+        prof = load_profile(truth["table"]["name"])
+        for (tag, cls), b in ((d, b) for d in detectors for b in backlogs):
+            pipeline_mod.BallDetector = cls
+            try:
+                n, dropped, wait_s, most = live_rate(video, cam, prof, truth["game"], b)
+            finally:
+                pipeline_mod.BallDetector = detectors[0][1]
+            print(
+                f"{p.name.replace('.truth.json', '')[:34]:34s} {tag[:14]:>14s} {b:9.2f} "
+                f"{n:5d} ({100 * n / max(1, n + dropped):5.1f} %) {dropped:7d} "
+                f"{1000 * wait_s:15.0f} {most:12d} {os.getloadavg()[0]:12.1f}",
+                flush=True,
+            )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", nargs="*", type=Path, help="folders with <clip>.truth.json + .mp4")
@@ -422,6 +464,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=101)
     ap.add_argument("--max-clips", type=int, default=0)
     ap.add_argument("--live", action="store_true", help="also replay each clip in real time")
+    ap.add_argument(
+        "--live-only",
+        metavar="BACKLOG_S",
+        help="only the real-time replays, once per reader backlog (s, comma-separated; "
+        "0: the newest frame only), alternating, with the load average",
+    )
+    ap.add_argument("--old", type=Path, help="--live-only: also with this detect.py")
     args = ap.parse_args(argv)
     paths = clips_in(args.dirs)
     if args.render:
@@ -437,6 +486,8 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print("no clips (give folders of luza synth clips, or --render SCENES)")
         return 0
+    if args.live_only:
+        return live_only(paths, [float(v) for v in args.live_only.split(",")], args.old)
     results = []
     for p in paths:
         r = run_clip(p, args.live)

@@ -81,17 +81,51 @@ def test_array_source():
 
 
 def test_live_reader_drops_frames_a_slow_consumer_cannot_take(tmp_path):
-    """A live source hands out the newest frame; a slow consumer skips, never lags."""
+    """A consumer slower than a live source for good skips the oldest frames: it lags
+    by the backlog at most and always gets the newest frame."""
     import time
 
     from luza.vision.sources import CvCaptureSource
 
     p = _write_clip(tmp_path / "clip.mp4", n=40)
-    src = CvCaptureSource(str(p), live=True)
+    src = CvCaptureSource(str(p), live=True, backlog_s=0.2)  # 5 frames at 25 fps
+    assert src.backlog == 5
     got = []
     for fr in src:
         got.append(fr.index)
         time.sleep(0.02)  # slower than the reader
     assert got == sorted(got) and len(set(got)) == len(got)
-    assert got[-1] == 39 or src.dropped > 0
-    assert len(got) + src.dropped == 40
+    assert got[-1] == 39
+    assert src.dropped > 0 and len(got) + src.dropped == 40
+    assert src.max_backlog <= src.backlog
+
+
+def test_live_reader_keeps_the_frames_of_a_short_stall(tmp_path):
+    """A consumer that stalls for a few frames (the tracker at a break) gets every frame,
+    late, and the source says how late: nothing is dropped within the backlog."""
+    import time
+
+    from luza.vision.sources import CvCaptureSource
+
+    p = _write_clip(tmp_path / "clip.mp4", n=30)
+    src = CvCaptureSource(str(p), live=True, pace=True, backlog_s=1.0)  # 25 frames
+    got = []
+    for fr in src:
+        got.append(fr.index)
+        if fr.index == 2:
+            time.sleep(0.25)  # ~6 frames of the 25 fps source arrive meanwhile
+    src.close()
+    assert got == list(range(30))
+    assert src.dropped == 0
+    assert src.max_backlog >= 3
+    assert src.max_wait_s >= 0.1
+    # with room for one frame only, the same stall drops the frames it covered
+    src = CvCaptureSource(str(p), live=True, pace=True, backlog_s=0.0)
+    got = []
+    for fr in src:
+        got.append(fr.index)
+        if fr.index == 2:
+            time.sleep(0.25)
+    src.close()
+    assert src.backlog == 1 and src.dropped >= 3
+    assert got[-1] == 29 and len(got) + src.dropped == 30

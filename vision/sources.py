@@ -14,12 +14,22 @@ Frames still come in order, none is lost, an error in the decoder is raised in
 the consumer, and the thread stops when the iteration ends, is abandoned
 (``break``) or the source is closed.
 
+A live source (a camera, a stream, or a file replayed in real time) is read by its
+own thread as frames come.  A consumer that falls behind (the tracker at a break:
+fifteen balls moving for a few seconds) finds the frames it has not taken yet
+waiting, up to ``LIVE_BACKLOG_S`` of them; only beyond that are the oldest dropped,
+so a burst of slow frames costs a little delay instead of frames, and a consumer
+slower for good still keeps up, skipping frames.  The source counts what it
+dropped (``dropped``), the longest backlog (``max_backlog``, frames) and the longest
+time a frame waited to be taken (``max_wait_s``).
+
 Errors a user can act on (a missing file, a file that is not a video, an absent
 camera) raise :class:`SourceError`.
 """
 
 from __future__ import annotations
 
+import collections
 import queue
 import threading
 import time
@@ -34,6 +44,8 @@ from luza.errors import LuzaError
 STREAM_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
 PREFETCH_FRAMES = 4  # a file's frames decoded ahead of the consumer (0: decode inline)
 READER_JOIN_S = 5.0  # closing waits this long for a camera / stream read to return
+LIVE_BACKLOG_S = 1.0  # live: frames a slow consumer has not taken wait this long at most
+LIVE_BACKLOG_BYTES = 512 * 2**20  # ... and take this much memory at most (1080p: 85 frames)
 _POLL_S = 0.05  # how often a blocked decode thread looks whether it should stop
 
 
@@ -220,6 +232,7 @@ class CvCaptureSource(FrameSource):
         live: bool | None = None,
         pace: bool = False,
         prefetch: int = PREFETCH_FRAMES,
+        backlog_s: float = LIVE_BACKLOG_S,
     ) -> None:
         import cv2
 
@@ -244,7 +257,15 @@ class CvCaptureSource(FrameSource):
         self.frame_count = None if self.live or n <= 0 else n
         self.name = str(spec)
         self.drop_late = True  # live: skip frames the consumer cannot keep up with
+        # live: frames kept for a consumer that fell behind (at least the newest one)
+        self.backlog_s = backlog_s
+        frame_bytes = max(1, 3 * self.size[0] * self.size[1])
+        self.backlog = max(
+            1, min(int(round(backlog_s * self.fps)), LIVE_BACKLOG_BYTES // frame_bytes)
+        )
         self.dropped = 0
+        self.max_backlog = 0  # the most frames that waited at once
+        self.max_wait_s = 0.0  # the longest a frame waited for the consumer
         self.pace = pace  # a file replayed in real time, as a camera would deliver it
         self.prefetch = prefetch  # a file (not live, not paced): frames decoded ahead
         self._ahead: _Prefetch | None = None
@@ -260,19 +281,24 @@ class CvCaptureSource(FrameSource):
         return self._iter_all()
 
     def _iter_latest(self) -> Iterator[Frame]:
-        """Live: a reader thread keeps only the newest frame, so a consumer that is
-        slower than the camera skips frames instead of falling ever further behind
+        """Live: a reader thread keeps the frames the consumer has not taken yet, the
+        newest ``backlog`` of them and none older than ``backlog_s``, so a consumer
+        slower than the camera for a while takes every frame a little late, and one
+        slower for good skips the oldest frames instead of falling ever further behind
         (``dropped`` counts them; the tracker copes with the longer time steps)."""
         lock = threading.Condition()
-        box: dict = {"frame": None, "done": False, "error": None}
+        box: dict = {"frames": collections.deque(), "done": False, "error": None}
+        waiting = box["frames"]  # (frame, when it came)
 
         def reader() -> None:
             try:
                 for fr in self._iter_all():
                     with lock:
-                        if box["frame"] is not None:
+                        waiting.append((fr, time.monotonic()))
+                        if len(waiting) > self.backlog:
+                            waiting.popleft()
                             self.dropped += 1
-                        box["frame"] = fr
+                        self.max_backlog = max(self.max_backlog, len(waiting))
                         lock.notify()
                     if box["done"]:
                         break
@@ -288,15 +314,20 @@ class CvCaptureSource(FrameSource):
         try:
             while True:
                 with lock:
-                    while box["frame"] is None and not box["done"]:
+                    while not waiting and not box["done"]:
                         lock.wait(1.0)
-                    fr, box["frame"] = box["frame"], None
-                    if fr is None and box["done"]:
+                    if not waiting:  # done, and nothing left
                         if box["error"] is not None:
                             raise box["error"]
                         return
-                if fr is not None:
-                    yield fr
+                    now = time.monotonic()
+                    # older than the backlog (the source came slower than its rate): late
+                    while len(waiting) > 1 and now - waiting[0][1] > self.backlog_s:
+                        waiting.popleft()
+                        self.dropped += 1
+                    fr, came = waiting.popleft()
+                    self.max_wait_s = max(self.max_wait_s, now - came)
+                yield fr
         finally:
             box["done"] = True
 
