@@ -2,10 +2,11 @@
 
 The camera of ``james-ecd__pool-ball-tracker/resources/video-1531832402.mp4`` is a
 handheld phone: the bed drifts by up to ~65 px over the 4.9 s.  This harness
-calibrates on the first frames (``pool-uk-7ft``), registers every frame onto the
-first on the rails band (:mod:`luza.vision.register`), runs the vision pipeline
-on the registered frames and prints, every few frames, the registration (how far
-the bed corners moved, the ECC correlation), the detections and what the tracker
+calibrates on the first frames (``pool-uk-6ft``: the racked balls measure 2 in
+there), registers every frame onto the first on the rails band
+(:mod:`luza.vision.register`), runs the vision pipeline on the registered frames
+and prints, every few frames, the registration (how far the bed corners moved,
+the ECC correlation), the detections and what the tracker
 holds.  There is no ground truth: "every ball accounted for at rest" means 16
 balls on the table (seen) once the table is still.  An overlay of the last frame
 is written with ``--overlay``.  For the last frame it also prints what the
@@ -52,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refine", action="store_true", help="ECC-refine every registration")
     ap.add_argument("--overlay", type=Path, help="write the last registered frame, annotated")
     ap.add_argument("--model", type=Path, help="ball classifier .onnx (default: installed)")
+    ap.add_argument("--table", default="pool-uk-6ft", help="table profile (default: %(default)s)")
     args = ap.parse_args(argv)
     if not args.clip.exists():
         print(f"skipped: {args.clip} not present")
@@ -65,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         if not ok:
             break
         frames.append(f)
-    prof = load_profile("pool-uk-7ft")
+    prof = load_profile(args.table)
     cal = calibrate(frames[:8], prof)
     bed = np.array([cal.image_points["bed_corners"][k] for k in CORNERS], float)
     h, w = frames[0].shape[:2]
