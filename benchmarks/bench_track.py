@@ -18,6 +18,7 @@ pipeline with the clip's true camera and prints:
     .venv/bin/python benchmarks/bench_track.py DIR [DIR...] [--max-clips N]
     .venv/bin/python benchmarks/bench_track.py --render fp-break,fb-break --size 1920x1080
     .venv/bin/python benchmarks/bench_track.py DIR --live-only 0,1 [--old OLD_detect.py]
+    .venv/bin/python benchmarks/bench_track.py DIR --speed-only [--old OLD_detect.py]
 """
 
 from __future__ import annotations
@@ -420,9 +421,23 @@ def summarise(results: list[dict]) -> None:
     print(f"  load average (1, 5, 15 min) at the end: {os.getloadavg()}")
 
 
-def live_only(paths: list[Path], backlogs: list[float], old: Path | None = None) -> int:
-    """Each clip replayed in real time once per reader backlog, one after the other
-    (``old``: and each with another version's ``vision/detect.py`` too)."""
+def tracking_rate(video: Path, cam, prof, game: str) -> tuple[float, float]:
+    """Tracking without decoding: frames/s of ``pipe.process`` alone (the frames decoded
+    inline, off the clock), by wall time and by the thread's CPU time."""
+    pipe = VisionPipeline(cam, prof, game)
+    n, wall, cpu = 0, 0.0, 0.0
+    with open_source(video, prefetch=0) as src:
+        for fr in src:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            pipe.process(fr)
+            wall += time.perf_counter() - t0
+            cpu += time.thread_time() - c0
+            n += 1
+    return n / max(wall, 1e-9), n / max(cpu, 1e-9)
+
+
+def _detectors(old: Path | None) -> list[tuple[str, type]]:
+    """The current detector, and ``old`` (another version's ``vision/detect.py``)."""
     import luza.vision.pipeline as pipeline_mod
 
     detectors = [("current", pipeline_mod.BallDetector)]
@@ -431,6 +446,55 @@ def live_only(paths: list[Path], backlogs: list[float], old: Path | None = None)
         from bench_detect_speed import load_detect
 
         detectors.append((old.name, load_detect(old).BallDetector))
+    return detectors
+
+
+def speed_only(paths: list[Path], old: Path | None = None, reps: int = 2) -> int:
+    """The speed figures alone, per clip: tracking without decoding, decode-only, end to
+    end and its ratio to decode-only; with ``old``, alternating the two detectors in the
+    same minute (best of ``reps`` runs each)."""
+    import luza.vision.pipeline as pipeline_mod
+
+    detectors = _detectors(old)
+    print(
+        f"{'clip':34s} {'detector':>14s} {'track/s':>7s} {'(CPU)':>6s} {'dec/s':>6s} "
+        f"{'e2e/s':>6s} {'ratio':>5s} {'load':>5s}"
+    )
+    for p in paths:
+        truth = json.loads(p.read_text())
+        video = p.with_name(p.name.replace(".truth.json", ".mp4"))
+        cam = CameraModel.from_dict(truth["camera"])
+        prof = load_profile(truth["table"]["name"])
+        n = len(truth["frames"])
+        best: dict[str, list[float]] = {tag: [0.0] * 5 for tag, _ in detectors}
+        for rep in range(reps):
+            for tag, cls in detectors if rep % 2 == 0 else detectors[::-1]:
+                pipeline_mod.BallDetector = cls
+                try:
+                    tr, tcpu = tracking_rate(video, cam, prof, truth["game"])
+                    dec = decode_rate(video, max_frames=n)
+                    e2e = end_to_end_rate(video, cam, prof, truth["game"], n)
+                finally:
+                    pipeline_mod.BallDetector = detectors[0][1]
+                b = best[tag]
+                b[:4] = [max(b[0], tr), max(b[1], tcpu), max(b[2], dec), max(b[3], e2e)]
+                b[4] = max(b[4], e2e / dec)  # the ratio of the same minute
+        for tag, _ in detectors:
+            tr, tcpu, dec, e2e, ratio = best[tag]
+            print(
+                f"{p.name.replace('.truth.json', '')[:34]:34s} {tag[:14]:>14s} {tr:7.0f} "
+                f"{tcpu:6.0f} {dec:6.0f} {e2e:6.0f} {ratio:5.2f} {os.getloadavg()[0]:5.1f}",
+                flush=True,
+            )
+    return 0
+
+
+def live_only(paths: list[Path], backlogs: list[float], old: Path | None = None) -> int:
+    """Each clip replayed in real time once per reader backlog, one after the other
+    (``old``: and each with another version's ``vision/detect.py`` too)."""
+    import luza.vision.pipeline as pipeline_mod
+
+    detectors = _detectors(old)
     print(
         f"{'clip':34s} {'detector':>14s} {'backlog s':>9s} {'processed':>15s} {'dropped':>7s} "
         f"{'longest wait ms':>15s} {'most waiting':>12s} {'load (1 min)':>12s}"
@@ -470,7 +534,10 @@ def main(argv: list[str] | None = None) -> int:
         help="only the real-time replays, once per reader backlog (s, comma-separated; "
         "0: the newest frame only), alternating, with the load average",
     )
-    ap.add_argument("--old", type=Path, help="--live-only: also with this detect.py")
+    ap.add_argument(
+        "--speed-only", action="store_true", help="only the speed passes, with the load average"
+    )
+    ap.add_argument("--old", type=Path, help="--live-only, --speed-only: also this detect.py")
     args = ap.parse_args(argv)
     paths = clips_in(args.dirs)
     if args.render:
@@ -486,6 +553,8 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print("no clips (give folders of luza synth clips, or --render SCENES)")
         return 0
+    if args.speed_only:
+        return speed_only(paths, args.old)
     if args.live_only:
         return live_only(paths, [float(v) for v in args.live_only.split(",")], args.old)
     results = []
