@@ -170,6 +170,8 @@ class BallDetector:
         self._radius_ratios: list[float] = []
         self.find_streaks = True  # also report motion-blur streaks (Detections.blur_mm)
         self._coarse_px: np.ndarray | None = None  # moving balls: no full-resolution fit
+        ksz = int(2 * round(0.9 * self.r_work) + 1)  # a vote peak is the largest this near
+        self._peak_kernel = np.ones((ksz, ksz), np.uint8)
         ko = int(2 * round(STREAK_OPEN_RADII * self.r_work) + 1)
         self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
         ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)  # the clutter ring's points
@@ -278,13 +280,19 @@ class BallDetector:
             dd *= dd
             dc = np.sqrt(dd[..., 0] + dd[..., 1] + dd[..., 2])
         rel = inten / inf
-        fg = np.maximum(
-            np.maximum(
-                (dc - self.cfg.chroma_floor) / self.cfg.chroma_scale, (rel - BRIGHT_REL) / 0.3
-            ),
-            (DARK_REL - rel) / 0.15,
-        )
-        return np.clip(fg, 0.0, 1.0).astype(np.float32, copy=False), rel
+        # max((dc - floor) / scale, (rel - BRIGHT_REL) / 0.3, (DARK_REL - rel) / 0.15)
+        # clipped to 0..1, each step in place (the same float32 operations)
+        fg = np.subtract(dc, self.cfg.chroma_floor, dtype=np.float32)
+        fg /= self.cfg.chroma_scale
+        tmp = rel - BRIGHT_REL
+        tmp /= 0.3
+        np.maximum(fg, tmp, out=fg)
+        np.subtract(DARK_REL, rel, out=tmp)
+        tmp /= 0.15
+        np.maximum(fg, tmp, out=fg)
+        np.maximum(fg, 0.0, out=fg)
+        np.minimum(fg, 1.0, out=fg)
+        return fg, rel
 
     # ----------------------------------------------------------------- detection
     def rim_votes(self, work: np.ndarray) -> np.ndarray:
@@ -479,15 +487,16 @@ class BallDetector:
         rw = self.r_work
         h, w = votes.shape
         ox, oy = off
-        ksz = int(2 * round(0.9 * rw) + 1)
-        dil = cv2.dilate(votes, np.ones((ksz, ksz), np.uint8))
+        dil = cv2.dilate(votes, self._peak_kernel)
         cmask = self.centre_mask[oy : oy + h, ox : ox + w]
         peaks = (votes >= dil - 1e-6) & (votes >= SHADED_VOTE_THRESHOLD) & cmask
         if keep_box is not None:
             kx0, ky0, kx1, ky1 = keep_box
-            inside = np.zeros_like(peaks)
-            inside[max(0, ky0) : ky1, max(0, kx0) : kx1] = True
-            peaks &= inside
+            ky0, kx0 = max(0, ky0), max(0, kx0)
+            peaks[:ky0] = False
+            peaks[ky1:] = False
+            peaks[:, :kx0] = False
+            peaks[:, kx1:] = False
         ys, xs = np.nonzero(peaks)
         if len(xs) == 0:
             return none
