@@ -129,7 +129,8 @@ class Track:
 
     @property
     def speed(self) -> float:
-        return float(math.hypot(*self.v))
+        v = self.v  # (not hypot(*v): unpacking an array costs 4x as much; asked ~300 a frame)
+        return math.hypot(v[0], v[1])
 
     @property
     def on_table(self) -> bool:
@@ -146,13 +147,22 @@ class MotionModel:
         self.decel_mm_s2 = ph.get("mu_roll", 0.012) * G_MM_S2
         self.e_cushion = ph.get("e_cushion", 0.6)
         self.pockets = profile.pockets()
-        self._mouths = np.array([p.mouth_centre for p in self.pockets.values()])
+        self._mouths = [
+            (float(x), float(y)) for x, y in (p.mouth_centre for p in self.pockets.values())
+        ]
         self._names = list(self.pockets)
 
     def nearest_pocket(self, xy: np.ndarray) -> tuple[str, float]:
-        d = np.linalg.norm(self._mouths - np.asarray(xy)[None], axis=1)
-        i = int(np.argmin(d))
-        return self._names[i], float(d[i])
+        # plain floats over the six mouths: asked for every ball every frame and at every
+        # prediction sub-step, where numpy's per-call cost was most of the tracker's time
+        x, y = float(xy[0]), float(xy[1])
+        best, i = math.inf, 0
+        for k, (mx, my) in enumerate(self._mouths):
+            dx, dy = mx - x, my - y
+            d2 = dx * dx + dy * dy
+            if d2 < best:
+                best, i = d2, k
+        return self._names[i], math.sqrt(best)
 
     def in_mouth(self, xy: np.ndarray) -> bool:
         name, d = self.nearest_pocket(xy)
@@ -637,11 +647,13 @@ class BallTracker:
             return False  # just struck: its speed estimate may lag
         own = max(tr.speed, tr.meas_speed) * since
         near = MAX_SPEED_MM_S * min(since, 0.2) + own + 4 * self.R
+        x, y = tr.xy[0], tr.xy[1]
         for o in self.tracks.values():
-            if o is tr or not o.on_table:
+            if o is tr:
                 continue
-            moving = o.state == "hidden" or o.speed > REST_SPEED_MM_S
-            if moving and float(np.linalg.norm(o.xy - tr.xy)) < near:
+            state = o.state  # a ball hidden, or on view and moving, may come this way
+            moving = state == "hidden" or (state == "table" and o.speed > REST_SPEED_MM_S)
+            if moving and math.hypot(o.xy[0] - x, o.xy[1] - y) < near:
                 return False
         return True
 
