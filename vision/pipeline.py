@@ -201,7 +201,7 @@ class VisionPipeline:
                     new = new[dd.min(axis=1) > DUPLICATE_RADII * self.detector.radius_px_min]
                 det = Detections.merge([old, new]) if len(old) else new
                 det.frame, det.t = frame.index, frame.t
-                self._update_ref(grid, boxes)
+                self._update_ref(grid, boxes, held_px=self._last.xy_px[static])
             else:
                 det = self._last
                 if det.is_streak.any():
@@ -782,17 +782,36 @@ class VisionPipeline:
         lo_px, hi_px = px.min(axis=1), px.max(axis=1)
         return [self.detector.work_box((*lo_px[i], *hi_px[i])) for i in range(len(corners))]
 
-    def _update_ref(self, grid: np.ndarray, boxes) -> None:
-        x0, y0 = self.detector.roi[:2]
+    def _update_ref(self, grid: np.ndarray, boxes, held_px: np.ndarray | None = None) -> None:
+        """Renew the reference inside the searched boxes -- but not around ``held_px``,
+        the balls carried over unchanged: their spot keeps the reference of the frame
+        they were last detected in.  A ball creeping a fraction of a pixel a frame inside
+        a box searched every frame (other balls moving nearby) changes its pixels too
+        little from one frame to the next; against a reference renewed every frame it
+        would be carried over for ever and fall behind, until a second, fresh detection
+        of it appeared further on (fp-rally_s2012: ball 6 after the break, 25 mm behind)."""
         s = self.stride
         sc = self.detector.scale
+        kept = []
+        if held_px is not None and len(held_px):
+            x0, y0 = self.detector.roi[:2]
+            k = int(math.ceil(1.0 / GRID_RADII))  # the ball's own cells
+            h, w = self._ref.shape[:2]
+            for x, y in np.asarray(held_px):
+                gx, gy = int(round((x - x0) / s)), int(round((y - y0) / s))
+                win = (
+                    slice(max(0, gy - k), min(h, gy + k + 1)),
+                    slice(max(0, gx - k), min(w, gx + k + 1)),
+                )
+                kept.append((win, self._ref[win].copy()))
         for bx0, by0, bx1, by1 in boxes:
             gx0 = max(0, int(math.floor((bx0 / sc) / s)))
             gy0 = max(0, int(math.floor((by0 / sc) / s)))
             gx1 = int(math.ceil((bx1 / sc) / s)) + 1
             gy1 = int(math.ceil((by1 / sc) / s)) + 1
             self._ref[gy0:gy1, gx0:gx1] = grid[gy0:gy1, gx0:gx1]
-        del x0, y0
+        for win, ref in kept:
+            self._ref[win] = ref
 
 
 @functools.cache
