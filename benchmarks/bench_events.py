@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+from luza.physics.engine import PhysicsError
 from luza.rules.engine import Item
 from luza.rules.record import score_items
 from luza.samples.planning import SceneError
@@ -68,6 +69,9 @@ def run(seeds: list[int], fps: float, cache: str | None, verbose: bool):
             spec, profile, play = load_play(name, s, cache)
         except SceneError as e:  # the planner found no stroke for this layout
             print(f"  scene not played, left out: {e}")
+            continue
+        except PhysicsError as e:  # a generated layout the physics refuses (seed 369)
+            print(f"  scene {name}/{s} refused by the physics, left out: {e}")
             continue
         frames, truth = sample_scene(play, fps, Noise(seed=s))
         n += 1
