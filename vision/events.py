@@ -96,6 +96,9 @@ CREEP_MERGE_S = 0.6  # a ball of the last shot moving again this soon: still tha
 LINE_HYSTERESIS_MM = 1.5
 LOW_CONFIDENCE = 0.6
 DEDUPE_MIN_S = 0.05  # the same contact found twice this close in time is one
+# ... and within this many frames when found at the same spot (within a ball radius): a
+# pair cannot part and meet again there so soon (the bench's truth is one contact too)
+DEDUPE_SAME_SPOT_FRAMES = 3.0
 BEFORE_REST_MIN_SPEED_MM_S = 400.0  # a stroke while balls still roll: at least this fast
 BEFORE_REST_CLEAR_RADII = 6.0  # ... and this far from every moving ball
 CLUSTER_QUIET_S = 0.35  # no new contact inside a cluster this soon after it broke up
@@ -1138,7 +1141,12 @@ class EventExtractor:
                     t_touch = near[0] if near else mv.t_end
                     out.append(_Cand("cushion", t_touch, 0.5, hit[1]))
         out += self._pair_reversals(mvs, s["t_end"], out, same_cluster_soon)
-        out = _dedupe(out, max(1.6 * self.dt, DEDUPE_MIN_S))
+        out = _dedupe(
+            out,
+            max(1.6 * self.dt, DEDUPE_MIN_S),
+            DEDUPE_SAME_SPOT_FRAMES * self.dt,
+            self.profile.ball_radius_mm,
+        )
         # endings: pots, off table, hangs, bounce-outs, line crosses
         ended = s["t_end"]
         for mv in mvs:
@@ -1906,20 +1914,40 @@ def _same_contact(a, b) -> bool:
     return fa.get("cushion") == fb.get("cushion")
 
 
-def _dedupe(cands: list[_Cand], window_s: float) -> list[_Cand]:
-    """One event per contact: the same pair / ball and cushion found twice close in time."""
+def _dedupe(
+    cands: list[_Cand], window_s: float, spot_window_s: float = 0.0, spot_mm: float = 0.0
+) -> list[_Cand]:
+    """One event per contact: the same pair / ball and cushion found twice close in time
+    (``window_s``), or found twice at the same spot (``spot_mm``) a little later
+    (``spot_window_s``: one contact whose bend two rules located a frame or two apart)."""
     out: list[_Cand] = []
     for c in sorted(cands, key=lambda c: c.t):
         if c.type in ("collision", "cushion"):
             k = _key(c)
             dup = next(
-                (o for o in reversed(out) if _key(o) == k and abs(o.t - c.t) <= window_s), None
+                (
+                    o
+                    for o in reversed(out)
+                    if _key(o) == k
+                    and (
+                        abs(o.t - c.t) <= window_s
+                        or (abs(o.t - c.t) <= spot_window_s and _same_spot(o, c, spot_mm))
+                    )
+                ),
+                None,
             )
             if dup is not None:  # keep the earlier finding: the later one re-finds it
                 dup.conf = min(0.99, max(dup.conf, c.conf) + 0.05)
                 continue
         out.append(c)
     return out
+
+
+def _same_spot(a: _Cand, b: _Cand, within_mm: float) -> bool:
+    pa, pb = a.data.get("pos"), b.data.get("pos")
+    if pa is None or pb is None:
+        return False
+    return math.hypot(pa[0] - pb[0], pa[1] - pb[1]) <= within_mm
 
 
 def _before_first_stroke(events: Sequence[Event]) -> dict[str, tuple[float, float]]:
