@@ -9,6 +9,7 @@ boxes and around balls that are moving.  Balls at rest cost nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -206,16 +207,7 @@ class VisionPipeline:
                 det = self._last
                 if det.is_streak.any():
                     det = det[~det.is_streak]
-                det = Detections(
-                    frame.index,
-                    frame.t,
-                    det.xy_px,
-                    det.xy_mm,
-                    det.radius_px,
-                    det.score,
-                    det.cls_prob,
-                    det.classes,
-                )
+                det = dataclasses.replace(det, frame=frame.index, t=frame.t)
         if full or n_boxes:  # else: the last frame's detections, vetted then
             det = self._plausible(img, det)
         doubtful = None if self.tracker.started else self._doubtful(img, det)
@@ -284,18 +276,7 @@ class VisionPipeline:
                 pos[b] = (float(p[0]), float(p[1]))
                 visible.discard(b)
         self.stats["frames"] += 1
-        det = self._last
-        det = Detections(
-            frame.index,
-            frame.t,
-            det.xy_px,
-            det.xy_mm,
-            det.radius_px,
-            det.score,
-            det.cls_prob,
-            det.classes,
-            det.blur_mm,
-        )
+        det = dataclasses.replace(self._last, frame=frame.index, t=frame.t)
         return FrameResult(TrackerOutput(frame.index, frame.t, pos, visible, []), det, False)
 
     def _plausible(self, img: np.ndarray, det: Detections) -> Detections:
