@@ -37,7 +37,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from luza.calibration.camera import CameraModel  # noqa: E402
-from luza.calibration.profiles import load_profile  # noqa: E402
+from luza.calibration.profiles import TableProfile, load_profile  # noqa: E402
 from luza.vision.pipeline import VisionPipeline  # noqa: E402
 from luza.vision.sources import decode_rate, open_source  # noqa: E402
 from luza.vision.track import ball_class  # noqa: E402
@@ -53,11 +53,16 @@ def clips_in(dirs: list[Path]) -> list[Path]:
     return out
 
 
-def run_clip(truth_path: Path, live: bool = False) -> dict:
+def load_clip(truth_path: Path) -> tuple[dict, Path, CameraModel, TableProfile]:
+    """A rendered clip: its truth, its video beside it, its camera and its table."""
     truth = json.loads(truth_path.read_text())
     video = truth_path.with_name(truth_path.name.replace(".truth.json", ".mp4"))
-    prof = load_profile(truth["table"]["name"])
     cam = CameraModel.from_dict(truth["camera"])
+    return truth, video, cam, load_profile(truth["table"]["name"])
+
+
+def run_clip(truth_path: Path, live: bool = False) -> dict:
+    truth, video, cam, prof = load_clip(truth_path)
     game = truth["game"]
     pipe = VisionPipeline(cam, prof, game)
     frames = truth["frames"]
@@ -461,10 +466,7 @@ def speed_only(paths: list[Path], old: Path | None = None, reps: int = 2) -> int
         f"{'e2e/s':>6s} {'ratio':>5s} {'load':>5s}"
     )
     for p in paths:
-        truth = json.loads(p.read_text())
-        video = p.with_name(p.name.replace(".truth.json", ".mp4"))
-        cam = CameraModel.from_dict(truth["camera"])
-        prof = load_profile(truth["table"]["name"])
+        truth, video, cam, prof = load_clip(p)
         n = len(truth["frames"])
         best: dict[str, list[float]] = {tag: [0.0] * 5 for tag, _ in detectors}
         for rep in range(reps):
@@ -500,10 +502,7 @@ def live_only(paths: list[Path], backlogs: list[float], old: Path | None = None)
         f"{'longest wait ms':>15s} {'most waiting':>12s} {'load (1 min)':>12s}"
     )
     for p in paths:
-        truth = json.loads(p.read_text())
-        video = p.with_name(p.name.replace(".truth.json", ".mp4"))
-        cam = CameraModel.from_dict(truth["camera"])
-        prof = load_profile(truth["table"]["name"])
+        truth, video, cam, prof = load_clip(p)
         for (tag, cls), b in ((d, b) for d in detectors for b in backlogs):
             pipeline_mod.BallDetector = cls
             try:
