@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import OrderedDict
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -100,3 +102,18 @@ def table_frame(
         target = (float(rng.uniform(0.2, 0.8) * L), float(rng.uniform(0.25, 0.75) * W))
         occ = hand_at(r.profile, target, 0.0, 1.0, 0.45)
     return r.render(pz, occ, t=float(seed), noise=noise)
+
+
+def bundled_first_frame(clip: str) -> tuple[dict, np.ndarray]:
+    """A bundled clip's truth and its first frame (BGR), as the pipeline gets it."""
+    import cv2
+
+    from luza.samples.synth import load_truth
+
+    clips = Path(str(resources.files("luza.samples") / "clips"))
+    truth = load_truth(clips / f"{clip}.truth.json")
+    cap = cv2.VideoCapture(str(clips / f"{clip}.mp4"))
+    ok, img = cap.read()
+    cap.release()
+    assert ok, f"{clip}.mp4 gives no first frame"
+    return truth, img

@@ -11,16 +11,14 @@ frames before its stroke).
 from __future__ import annotations
 
 import math
-from importlib import resources
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from render_helpers import bundled_first_frame
 
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import load_profile
-from luza.samples.synth import load_truth
 from luza.vision.pipeline import VisionPipeline, _hold_whole_balls
 from luza.vision.sources import Frame
 
@@ -29,13 +27,7 @@ CLIP = "fp-pots_s0_1080p60"
 
 @pytest.fixture(scope="module")
 def first_frame():
-    clips = Path(str(resources.files("luza.samples") / "clips"))
-    truth = load_truth(clips / f"{CLIP}.truth.json")
-    cap = cv2.VideoCapture(str(clips / f"{CLIP}.mp4"))
-    ok, img = cap.read()
-    cap.release()
-    assert ok
-    return truth, img
+    return bundled_first_frame(CLIP)
 
 
 def _cue_tip_beside(img: np.ndarray, xy_px: np.ndarray, r_px: float) -> np.ndarray:

@@ -11,16 +11,13 @@ carried ball now keeps the reference of the frame it was last detected in.
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
+from render_helpers import bundled_first_frame
 
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import load_profile
-from luza.samples.synth import load_truth
 from luza.vision.pipeline import SETTLE_S, VisionPipeline
 from luza.vision.sources import Frame
 
@@ -32,13 +29,7 @@ FPS = 60.0
 
 @pytest.fixture(scope="module")
 def first_frame():
-    clips = Path(str(resources.files("luza.samples") / "clips"))
-    truth = load_truth(clips / f"{CLIP}.truth.json")
-    cap = cv2.VideoCapture(str(clips / f"{CLIP}.mp4"))
-    ok, img = cap.read()
-    cap.release()
-    assert ok
-    return truth, img
+    return bundled_first_frame(CLIP)
 
 
 def test_a_ball_creeping_in_a_searched_box_is_not_left_behind(first_frame):

@@ -11,16 +11,12 @@ anywhere else the veto stands.
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
-import cv2
 import numpy as np
 import pytest
+from render_helpers import bundled_first_frame
 
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import load_profile
-from luza.samples.synth import load_truth
 from luza.vision.detections import Detections
 from luza.vision.pipeline import VisionPipeline
 from luza.vision.sources import Frame
@@ -30,12 +26,7 @@ CLIP = "fb-kaisa-middle_s0_720p30"
 
 @pytest.fixture(scope="module")
 def started():
-    clips = Path(str(resources.files("luza.samples") / "clips"))
-    truth = load_truth(clips / f"{CLIP}.truth.json")
-    cap = cv2.VideoCapture(str(clips / f"{CLIP}.mp4"))
-    ok, img = cap.read()
-    cap.release()
-    assert ok
+    truth, img = bundled_first_frame(CLIP)
     prof = load_profile(truth["table"]["name"])
     cam = CameraModel.from_dict(truth["camera"])
     return cam, prof, img
