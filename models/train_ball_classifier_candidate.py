@@ -69,9 +69,16 @@ from pathlib import Path
 
 import numpy as np
 
-CLASSES = ("ivory", "W1", "W2", "red", "yellow", "none")
-ONNX_NAME = "ball_classifier.onnx"
-META_NAME = "ball_classifier.json"
+# what this candidate does as the committed weights' script does, taken from it
+from luza.models.train_ball_classifier import (
+    CLASSES,
+    META_NAME,
+    ONNX_NAME,
+    _ball_class,
+    _layout,
+    export,
+    random_rotation,
+)
 
 WHITE_COPIES = 4  # white-heavy frames: this many W1 and W2 each (the renderer paints aliases)
 HARD_VIEW_FRACTION = 0.4  # whites turned so the marks sit far from the view axis
@@ -140,16 +147,6 @@ def _pick(rng: np.random.Generator, options):
     return names[int(rng.choice(len(names), p=p / p.sum()))]
 
 
-def _ball_class(ball: str) -> str:
-    if ball in ("W1", "W2"):
-        return ball
-    if ball in ("R1", "R2"):
-        return "red"
-    if ball in ("K", "Y"):
-        return "yellow"
-    return "ivory"
-
-
 def _target(ball: str) -> int:
     """The training target (a row of ``TARGETS``) of a ball id (aliases included)."""
     parts = ball.split(".")
@@ -159,19 +156,6 @@ def _target(ball: str) -> int:
             return SOFT_COLOURED if label is None else CLASSES.index(label)
         return {"red": STRIPE_RED, "yellow": STRIPE_YELLOW}.get(label or "", STRIPE_OTHER)
     return CLASSES.index(_ball_class(parts[0]))
-
-
-def random_rotation(rng: np.random.Generator) -> np.ndarray:
-    q = rng.normal(size=4)
-    q /= np.linalg.norm(q)
-    w, x, y, z = q
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
 
 
 def hard_rotation(rng: np.random.Generator) -> np.ndarray:
@@ -240,43 +224,6 @@ def _pool_ids(rng: np.random.Generator, n: int) -> list[str]:
             kind = "S" if c != "black" and rng.random() < 0.45 else "P"
             ids.append(f"{kind}.{c}.{int(rng.random() < 0.7)}.{i}")
     return ids
-
-
-def _layout(profile, ids: list[str], rng: np.random.Generator) -> dict[str, tuple[float, float]]:
-    """Random non-overlapping positions: clusters of touching balls, cushion and jaw balls."""
-    R = profile.ball_radius_mm
-    L, W = profile.length_mm, profile.width_mm
-    pos: dict[str, tuple[float, float]] = {}
-    pockets = list(profile.pockets().values())
-    for b in ids:
-        for _ in range(200):
-            u = rng.random()
-            if u < 0.35 and pos:
-                # touch a ball already placed
-                other = np.array(pos[list(pos)[int(rng.integers(len(pos)))]])
-                a = rng.uniform(0, 2 * math.pi)
-                p = other + (2 * R + rng.uniform(0, 0.8)) * np.array([math.cos(a), math.sin(a)])
-            elif u < 0.5:
-                # against a cushion
-                side = int(rng.integers(4))
-                t = rng.uniform(0.05, 0.95)
-                p = [
-                    np.array([t * L, R]),
-                    np.array([t * L, W - R]),
-                    np.array([R, t * W]),
-                    np.array([L - R, t * W]),
-                ][side]
-            elif u < 0.56:
-                pk = pockets[int(rng.integers(len(pockets)))]
-                p = np.array(pk.mouth_centre) - np.array(pk.inward) * rng.uniform(0.2, 1.2) * R
-            else:
-                p = np.array([rng.uniform(R, L - R), rng.uniform(R, W - R)])
-            if not (R * 0.5 <= p[0] <= L - 0.5 * R and R * 0.5 <= p[1] <= W - 0.5 * R):
-                continue
-            if all(np.hypot(p[0] - q[0], p[1] - q[1]) >= 2 * R for q in pos.values()):
-                pos[b] = (float(p[0]), float(p[1]))
-                break
-    return pos
 
 
 def _rack(profile, ids: list[str], rng: np.random.Generator) -> dict[str, tuple[float, float]]:
@@ -635,23 +582,6 @@ def per_class_accuracy(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
     none = CLASSES.index("none")
     acc["pool-ball"] = float((pred[soft] != none).mean()) if soft.any() else float("nan")
     return acc
-
-
-def export(model, path: Path, crop: int) -> None:
-    import torch
-
-    model.eval()
-    dummy = torch.zeros(1, 3, crop, crop)
-    torch.onnx.export(
-        model,
-        dummy,
-        str(path),
-        input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
 
 
 def load_data(paths: list[Path]) -> dict[str, np.ndarray]:
