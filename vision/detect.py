@@ -27,6 +27,8 @@ unproject inside the bed shrunk by most of a radius, or into a pocket mouth.
 from __future__ import annotations
 
 import math
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import cv2
@@ -86,6 +88,10 @@ STREAK_MAX_LENGTH_RADII = 16.0  # longer: not one ball
 STREAK_FILL = 0.8  # area / the stadium's area of the same length and width
 STREAK_SCORE = 0.5
 STREAK_MIN_REL = 0.8  # a streak's mean brightness / the cloth's (a ball is not darker)
+# Worker threads: the windows searched in one frame are independent of each other, so
+# with more than one core (live: decoding takes a fraction of one) they run in parallel
+# -- the same detections.  Auto: as many as OpenCV may use, at most this many.
+MAX_WORKERS = 4
 _CHANNEL_SUM = np.ones((1, 3), np.float32)  # cv2.transform: the sum of a pixel's channels
 PEAK_WINDOW_HALF = 2  # a vote peak's sub-pixel centroid is taken in a 5x5 window
 _PEAK_OFFSETS = tuple(  # that window's row and column offsets, flattened
@@ -169,6 +175,7 @@ class BallDetector:
         self.edge_radius_factor = 1.0  # measured rim radius / expected radius (free rims)
         self._radius_ratios: list[float] = []
         self.find_streaks = True  # also report motion-blur streaks (Detections.blur_mm)
+        self.threads: int | None = None  # worker threads for a frame's windows (None: auto)
         self._coarse_px: np.ndarray | None = None  # moving balls: no full-resolution fit
         ksz = int(2 * round(0.9 * self.r_work) + 1)  # a vote peak is the largest this near
         self._peak_kernel = np.ones((ksz, ksz), np.uint8)
@@ -336,9 +343,9 @@ class BallDetector:
             return det
         crisp = det.xy_px[det.score >= STREAK_END_MAX_SCORE]
         st = self._streaks(fg, rel, (0, 0), None, crisp, frame, t)
-        if not len(st):
+        if st is None:
             return det
-        return Detections.merge([det[~_on_streaks(det, st, self.R_mm)], st])
+        return Detections.merge([det[~_on_streaks_xy(det.xy_mm, det.score, st, self.R_mm)], st])
 
     def _to_work(self, xy_px: np.ndarray) -> np.ndarray:
         """Frame pixels -> work pixels (of the whole bed ROI)."""
@@ -386,7 +393,7 @@ class BallDetector:
         ww, wh = self.work_size
         m = int(math.ceil(2.2 * self.r_work))
         rx0, ry0 = self.roi[:2]
-        windows = []  # per searched box: foreground, brightness, origin, box, candidates
+        jobs = []  # per searched box: its window (work pixels) and the frame pixels under it
         for bx0, by0, bx1, by1 in boxes_work:
             ex0, ey0 = max(0, bx0 - m), max(0, by0 - m)
             ex1, ey1 = min(ww, bx1 + m), min(wh, by1 + m)
@@ -399,15 +406,11 @@ class BallDetector:
             crop = image[fy0:fy1, fx0:fx1]
             if crop.size == 0:
                 continue
-            if self.scale < 1.0:
-                work = cv2.resize(crop, (ex1 - ex0, ey1 - ey0), interpolation=cv2.INTER_AREA)
-            else:
-                work = crop
-            fg, rel = self.foreground(work, (ex0, ey0))
-            votes = self.rim_votes(work)
             keep = (bx0 - ex0, by0 - ey0, bx1 - ex0, by1 - ey0)
-            cand = self._candidates(fg, rel, votes, (ex0, ey0), keep, skip_px, neighbours_px)
-            windows.append((fg, rel, (ex0, ey0), keep, *cand))
+            jobs.append((crop, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px))
+        # per searched box: foreground, brightness, origin, box, candidates (each window
+        # on its own: with worker threads, in parallel -- the same results, in order)
+        windows = self._map(self._window, jobs)
         if not windows:
             self._coarse_px = None
             return Detections.empty(frame, t)
@@ -433,19 +436,76 @@ class BallDetector:
             for e in (skip_px, neighbours_px)
             if e is not None and len(e)
         ]
-        parts = []
-        for (fg, rel, off, keep, _, _), (a, b) in zip(windows, spans, strict=True):
-            found = Detections(frame, t, xy_px[a:b], xy_mm[a:b], radius[a:b], score[a:b])
-            if find_streaks:
-                # a streak's rounded ends may vote as blurred (low-score) balls: only
-                # crisp rims and the balls known elsewhere make a blob "a ball's"
-                balls = np.vstack([found.xy_px[found.score >= STREAK_END_MAX_SCORE], *extra])
-                st = self._streaks(fg, rel, off, keep, balls, frame, t)
-                if len(st):
-                    found = found[~_on_streaks(found, st, self.R_mm)]
-                    parts.append(st)
-            parts.append(found)
-        return Detections.merge(parts)
+        if not find_streaks:
+            return Detections(frame, t, xy_px, xy_mm, radius, score)
+        # each window's streaks (a streak's rounded ends may vote as blurred, low-score
+        # balls: only crisp rims and the balls known elsewhere make a blob "a ball's");
+        # then window by window: its streaks, its round detections not on them (rows of
+        # the arrays above), all in one Detections
+        found = self._map(
+            lambda job: self._streaks(*job, frame, t),
+            [
+                (
+                    fg,
+                    rel,
+                    off,
+                    keep,
+                    np.vstack([xy_px[a:b][score[a:b] >= STREAK_END_MAX_SCORE], *extra]),
+                )
+                for (fg, rel, off, keep, _, _), (a, b) in zip(windows, spans, strict=True)
+            ],
+        )
+        parts: list[Detections | np.ndarray] = []
+        for st, (a, b) in zip(found, spans, strict=True):
+            rows = np.arange(a, b)
+            if st is not None:
+                rows = rows[~_on_streaks_xy(xy_mm[a:b], score[a:b], st, self.R_mm)]
+                parts.append(st)
+            parts.append(rows)
+        if not any(isinstance(p, Detections) for p in parts):
+            return Detections(frame, t, xy_px, xy_mm, radius, score)
+        cols = list(
+            zip(
+                *(
+                    (p.xy_px, p.xy_mm, p.radius_px, p.score, p.blur_mm)
+                    if isinstance(p, Detections)
+                    else (xy_px[p], xy_mm[p], radius[p], score[p], np.zeros((len(p), 2)))
+                    for p in parts
+                ),
+                strict=True,
+            )
+        )
+        a_px, a_mm, a_rad, a_score, a_blur = (np.concatenate(c) for c in cols)
+        return Detections(frame, t, a_px, a_mm, a_rad, a_score, blur_mm=a_blur)
+
+    def _window(self, job: tuple) -> tuple:
+        """One searched window: its foreground, brightness, origin, keep box and the
+        candidates (coarse centres in frame pixels, scores) -- a pure function of the
+        frame's pixels (no detector state changes), so windows may run in parallel."""
+        crop, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px = job
+        if self.scale < 1.0:
+            work = cv2.resize(crop, (ex1 - ex0, ey1 - ey0), interpolation=cv2.INTER_AREA)
+        else:
+            work = crop
+        fg, rel = self.foreground(work, (ex0, ey0))
+        votes = self.rim_votes(work)
+        cand = self._candidates(fg, rel, votes, (ex0, ey0), keep, skip_px, neighbours_px)
+        return (fg, rel, (ex0, ey0), keep, *cand)
+
+    def _map(self, fn, jobs: list) -> list:
+        """``[fn(j) for j in jobs]``, on worker threads when there are several jobs and
+        ``workers()`` > 1 (OpenCV, numpy's loops and the image work release the GIL)."""
+        n = self.workers()
+        if n <= 1 or len(jobs) <= 1:
+            return [fn(j) for j in jobs]
+        return list(_pool(n).map(fn, jobs))
+
+    def workers(self) -> int:
+        """Threads for the windows of a frame: ``threads`` if set, else as many as OpenCV
+        is allowed (``cv2.setNumThreads``; benchmarks of one core set 1)."""
+        if self.threads is not None:
+            return max(1, int(self.threads))
+        return max(1, min(cv2.getNumThreads(), MAX_WORKERS))
 
     def _from_votes(
         self,
@@ -582,8 +642,8 @@ class BallDetector:
         balls_px: np.ndarray,
         frame: int,
         t: float,
-    ) -> Detections:
-        """Motion-blur streaks in a foreground window (work pixels at ``off``).
+    ) -> Detections | None:
+        """Motion-blur streaks in a foreground window (work pixels at ``off``); None: none.
 
         A blob of foreground that is one ball wide, longer than a ball, solid (its
         area fills the stadium of its length and width) and holds no known ball
@@ -647,7 +707,7 @@ class BallDetector:
             out_px.append(c + np.array([ox, oy]))
             out_half.append(half)
         if not out_px:
-            return Detections.empty(frame, t)
+            return None
         x0, y0 = self.roi[:2]
         wp = np.array(out_px)
         hv = np.array(out_half)
@@ -1011,26 +1071,49 @@ class BallDetector:
         out = np.empty(len(pts))
         h, w = rel.shape
         ip = np.round(pts).astype(int)
-        if stat is np.mean and len(ip):
+        todo = range(len(ip))
+        if len(ip):
             x, y = ip[:, 0], ip[:, 1]
             inside = (x >= r) & (y >= r) & (x < w - r) & (y < h - r)
-            if inside.all():  # the common case: one gather, one mean a row
+            if stat is np.mean and inside.all():  # the common case: one gather, a mean a row
                 return _windows(rel, y - r, x - r, 2 * r + 1).mean(axis=1, dtype=np.float64)
-        for i, (x, y) in enumerate(ip):
+            if stat is np.median and inside.any():
+                # a row's median is the window's (the same partition and middle mean)
+                i = np.flatnonzero(inside)
+                out[i] = np.median(_windows(rel, y[i] - r, x[i] - r, 2 * r + 1), axis=1)
+                todo = np.flatnonzero(~inside)
+        for i in todo:
+            x, y = ip[i]
             win = rel[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
             out[i] = stat(win)
         return out
 
 
-def _on_streaks(det: Detections, streaks: Detections, R_mm: float) -> np.ndarray:
-    """Blurred round detections lying on a streak (its ends, voting as balls)."""
-    out = np.zeros(len(det), bool)
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(n: int) -> ThreadPoolExecutor:
+    """The process's pool of ``n`` worker threads (made on first use, then kept)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(n)
+        if pool is None:
+            pool = _POOLS[n] = ThreadPoolExecutor(n, thread_name_prefix="luza-detect")
+        return pool
+
+
+def _on_streaks_xy(
+    xy_mm: np.ndarray, score: np.ndarray, streaks: Detections, R_mm: float
+) -> np.ndarray:
+    """Blurred round detections (table mm, scores) lying on a streak (its ends, voting
+    as balls)."""
+    out = np.zeros(len(xy_mm), bool)
     for c, half in zip(streaks.xy_mm, streaks.blur_mm, strict=True):
         hl = float(np.hypot(*half))
-        d = det.xy_mm - c
+        d = xy_mm - c
         along = np.abs(d @ half) / max(hl, 1e-9)
         across = np.abs(d[:, 0] * half[1] - d[:, 1] * half[0]) / max(hl, 1e-9)
-        out |= (along <= hl + R_mm) & (across <= R_mm) & (det.score < STREAK_END_MAX_SCORE)
+        out |= (along <= hl + R_mm) & (across <= R_mm) & (score < STREAK_END_MAX_SCORE)
     return out
 
 
