@@ -52,6 +52,7 @@ POCKET_NEAR_RADII = 3.0  # "near a pocket": within this of a mouth (ball radii)
 PLACE_CONFIRM_FRAMES = 8  # a new ball must be seen this many frames running, still ...
 PLACE_CONFIRM_S = 0.4  # ... for at least this long
 HIDDEN_STILL_JUMP_S = 0.1  # a still ball hidden longer than this reappears only in place
+HAND_SPEED_MM_S = 2000.0  # a ball lost under a hand goes with it at most this fast
 REST_CONFIRM_S = 0.5  # the table is at rest after every ball is still this long
 GONE_CONFIRM_S = 1.0  # a hidden ball missing this long at rest is off the table
 CLASS_COST_MM = 40.0  # cost (mm) of a class log-probability unit
@@ -617,6 +618,18 @@ class BallTracker:
                 return min(reach, own * min(since, 0.5) + 2 * self.R)
             if not tr.lost_in_arm:  # struck unseen: the whole table, soon
                 return MAX_SPEED_MM_S * min(since, 0.5) + 2 * self.R
+        if (
+            tr.state == "hidden"
+            and not streak
+            and not tr.lost_moving
+            and tr.lost_in_arm
+            and self.in_arm is not None
+            and self.occluded is not None
+            and self.occluded(tr.xy)
+        ):
+            # a still ball gone under an arm, a hand or a body that still covers its
+            # spot was struck by no cue: it moves with the hand, if at all
+            return min(reach, HAND_SPEED_MM_S * since + 2 * self.R)
         return reach
 
     def _cannot_turn_back(self, tr: Track, since: float) -> np.ndarray | None:
