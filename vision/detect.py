@@ -547,19 +547,19 @@ class BallDetector:
         rw = self.r_work
         h, w = votes.shape
         ox, oy = off
-        dil = cv2.dilate(votes, self._peak_kernel)
-        cmask = self.centre_mask[oy : oy + h, ox : ox + w]
-        peaks = (votes >= dil - 1e-6) & (votes >= SHADED_VOTE_THRESHOLD) & cmask
-        if keep_box is not None:
-            kx0, ky0, kx1, ky1 = keep_box
-            ky0, kx0 = max(0, ky0), max(0, kx0)
-            peaks[:ky0] = False
-            peaks[ky1:] = False
-            peaks[:, :kx0] = False
-            peaks[:, kx1:] = False
+        dil = cv2.dilate(votes, self._peak_kernel)  # the whole window: its margin counts
+        kx0, ky0, kx1, ky1 = (0, 0, w, h) if keep_box is None else keep_box
+        ky0, kx0 = max(0, ky0), max(0, kx0)
+        # peaks looked for inside the keep box only (the same points, in the same order)
+        sub = (slice(ky0, ky1), slice(kx0, kx1))
+        cmask = self.centre_mask[oy : oy + h, ox : ox + w][sub]
+        v = votes[sub]
+        peaks = (v >= dil[sub] - 1e-6) & (v >= SHADED_VOTE_THRESHOLD) & cmask
         ys, xs = np.nonzero(peaks)
         if len(xs) == 0:
             return none
+        ys += ky0
+        xs += kx0
         # Foreground support: the core of a ball is not cloth (nor a shadow between balls).
         sup = self._core_support(fg, xs, ys)
         pv = votes[ys, xs]
@@ -581,8 +581,10 @@ class BallDetector:
         xs, ys, vals = xs[order], ys[order], vals[order]
         keep: list[int] = []
         sup2 = (self.cfg.suppress_radii * rw) ** 2
-        for i in range(len(xs)):
-            if all((xs[i] - xs[j]) ** 2 + (ys[i] - ys[j]) ** 2 > sup2 for j in keep):
+        xl, yl = xs.tolist(), ys.tolist()  # Python ints: the same exact sums, cheaper
+        for i in range(len(xl)):
+            xi, yi = xl[i], yl[i]
+            if all((xi - xl[j]) ** 2 + (yi - yl[j]) ** 2 > sup2 for j in keep):
                 keep.append(i)
         if skip_px is not None and len(skip_px) and keep:
             sk = self._to_work(skip_px) - np.array([ox, oy])
@@ -1141,10 +1143,13 @@ class _ChannelGradients:
         # as on a float copy, without the copy
         gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+        self._full = (gx, gy)  # the filtered arrays whole: :meth:`at` reads them flat
+        self._margin = margin
         if margin:
             gx = gx[margin:-margin, margin:-margin]
             gy = gy[margin:-margin, margin:-margin]
-        m = gx * gx + gy * gy
+        m = gx * gx
+        m += gy * gy  # in place: the same float32 sums, one array fewer
         self.shape = m.shape[:2]
         if m.ndim == 2:
             self._c = 1
@@ -1164,15 +1169,16 @@ class _ChannelGradients:
         if self._c == 1:
             return gx.ravel()[flat], gy.ravel()[flat], m.ravel()[flat]
         c = self._c
-        if not gx.flags.c_contiguous:  # a view inside a margin
-            ys, xs = np.divmod(flat, self.shape[1])
-            mm = m[ys, xs]
-            k = mm.argmax(axis=1)
-            return gx[ys, xs, k], gy[ys, xs, k], mm[np.arange(len(k)), k]
-        mm = m.reshape(-1, c)[flat]
+        mm = m.reshape(-1, c)[flat]  # ``m`` is a contiguous array of ``shape``
         k = mm.argmax(axis=1)
-        idx = flat * c + k
-        return gx.reshape(-1)[idx], gy.reshape(-1)[idx], mm[np.arange(len(k)), k]
+        src = flat
+        if self._margin:  # the same pixels' flat indices in the whole filtered arrays
+            mg = self._margin
+            ys, xs = np.divmod(flat, self.shape[1])
+            src = (ys + mg) * self._full[0].shape[1] + (xs + mg)
+        idx = src * c + k
+        fx, fy = self._full
+        return fx.reshape(-1)[idx], fy.reshape(-1)[idx], mm[np.arange(len(k)), k]
 
 
 def _strong_edges(
@@ -1261,7 +1267,8 @@ def _circle_fits(
     else:
         starts = np.concatenate(([0], np.flatnonzero(ball[1:] != ball[:-1]) + 1))
         balls = ball[starts]
-        mom = np.add.reduceat(dw[:, :, None] * d[:, None, :], starts, axis=0)  # sum w d d^T
+        # sum w d d^T, its first three rows only (all the solve reads)
+        mom = np.add.reduceat(dw[:, :3, None] * d[:, None, :], starts, axis=0)
     try:
         sol = np.linalg.solve(mom[:, :3, :3], mom[:, :3, 3:])[..., 0]
     except np.linalg.LinAlgError:  # a singular system (never with a full rim): one by one
