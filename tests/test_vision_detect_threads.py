@@ -80,3 +80,30 @@ def test_core_median_of_every_point_inside_or_at_the_border(scene):
     for (x, y), g in zip(np.round(pts).astype(int), got, strict=True):
         win = rel[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]
         assert g == np.median(win)
+
+
+def _child_uses_pool(q) -> None:
+    from luza.vision.detect import _pool
+
+    q.put(_pool(2).submit(sum, [1, 2]).result(timeout=10))
+
+
+def test_a_forked_child_gets_its_own_worker_threads():
+    import multiprocessing
+    import threading
+
+    from luza.vision.detect import _pool
+
+    # the parent's pool with both its threads started (two tasks waiting for each other)
+    meet = threading.Barrier(3)
+    busy = [_pool(2).submit(meet.wait, 10) for _ in range(2)]
+    meet.wait(10)
+    for f in busy:
+        f.result(timeout=10)
+    ctx = multiprocessing.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_child_uses_pool, args=(q,))
+    p.start()
+    p.join(30)
+    assert p.exitcode == 0
+    assert q.get(timeout=5) == 3  # the parent's threads are not in the child: new ones

@@ -27,6 +27,7 @@ unproject inside the bed shrunk by most of a radius, or into a pocket mouth.
 from __future__ import annotations
 
 import math
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -1091,16 +1092,18 @@ class BallDetector:
         return out
 
 
-_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOLS: dict[tuple[int, int], ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 
 
 def _pool(n: int) -> ThreadPoolExecutor:
-    """The process's pool of ``n`` worker threads (made on first use, then kept)."""
+    """The process's pool of ``n`` worker threads (made on first use, then kept; keyed by
+    process id too: a forked child has none of its parent's threads)."""
+    key = (os.getpid(), n)
     with _POOLS_LOCK:
-        pool = _POOLS.get(n)
+        pool = _POOLS.get(key)
         if pool is None:
-            pool = _POOLS[n] = ThreadPoolExecutor(n, thread_name_prefix="luza-detect")
+            pool = _POOLS[key] = ThreadPoolExecutor(n, thread_name_prefix="luza-detect")
         return pool
 
 
