@@ -497,6 +497,9 @@ def live_only(paths: list[Path], backlogs: list[float], old: Path | None = None)
     import luza.vision.pipeline as pipeline_mod
 
     detectors = _detectors(old)
+    # the replay lets OpenCV use both cores (as ``luza`` does by default); a detector with
+    # worker threads follows it (older ones ran a frame's windows on one thread)
+    print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}")
     print(
         f"{'clip':34s} {'detector':>14s} {'backlog s':>9s} {'processed':>15s} {'dropped':>7s} "
         f"{'longest wait ms':>15s} {'most waiting':>12s} {'load (1 min)':>12s}"
