@@ -122,6 +122,11 @@ STRUCK_MIN_COS = 0.6  # ... followed back to a nose the ball was struck towards 
 STRUCK_WAY_TOL_MM = 10.0  # ... with any sample before it this close to the way in
 REVERSAL_MAX_DEPTH_R = 0.5  # ... and none looked for deeper than this past a mouth line
 REVERSAL_EDGE_MM = 3.0  # a touch this far inside a nose's end is the nose's, not the jaw's
+# a glancing / slow touch of a nose: its time from a broken line fitted to the gap
+TOUCH_FIT_NEAR_MM = 15.0  # the samples this close to the nose around the touch ...
+TOUCH_FIT_SPAN_S = 0.4  # ... within this of it ...
+TOUCH_FIT_MIN_SAMPLES = 3  # ... at least this many on each side of the vertex ...
+TOUCH_FIT_MAX_MM_S = 300.0  # ... only when the ball meets the nose slower than this
 UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
 UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confident
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
@@ -523,6 +528,22 @@ class EventExtractor:
         if mv.anchor0 is not None and mv.t_rest0 is not None:
             # when did it leave its anchor: the first piece's closest approach to it
             mv.t_start = self._closest_time(first, mv.anchor0, mv.t_rest0, first.t0)
+            nxt = next((pc for pc in mv.pieces[1:] if pc.n >= 2), None)
+            if first.n == 1 and nxt is not None and first.t0 - mv.t_rest0 > 1.5 * self.dt:
+                # unseen from its rest to a first piece of one sample (the cue hid it at
+                # the strike), which has no velocity: that put the start at the last
+                # sample at rest, up to 0.3 s early.  It came from its anchor at about
+                # the speed the next piece has there
+                way_mm = float(np.linalg.norm(first.at(first.t0) - mv.anchor0))
+                # (or at the speed of its chord to the next sample, when a hit right
+                # after this sample slowed it down)
+                chord = mv.pieces[1].at(mv.pieces[1].t0) - first.at(first.t0)
+                speed = max(
+                    float(np.linalg.norm(nxt.vel(first.t0))),
+                    float(np.linalg.norm(chord)) / max(mv.pieces[1].t0 - first.t0, 1e-9),
+                    way_mm / (first.t0 - mv.t_rest0),
+                )
+                mv.t_start = first.t0 - way_mm / max(speed, 1e-9)
         else:
             mv.t_start = first.t0
         mv.t_end = float(ts[-1])
@@ -1115,6 +1136,8 @@ class EventExtractor:
                 for t, typ, fields, conf in self._contacts_between(mv.ball, p, q):
                     if typ == "collision" and same_cluster_soon(fields["a"], fields["b"], t):
                         continue
+                    if typ == "cushion":
+                        t, fields = self._touch_time(mv, t, fields)
                     out.append(_Cand(typ, max(t, t0), conf, fields))
             out += [c for c in self._cushion_reversals(mv) if c.t >= t0]
             # a ball that creeps into a cushion and stops against it touched it
@@ -1339,6 +1362,51 @@ class EventExtractor:
             if np.linalg.norm(bd.xy[i] - (a0 + f * way)) > STRUCK_WAY_TOL_MM:
                 return []
         return [_Cand("cushion", hit[0], 0.7, hit[2])]
+
+    def _touch_time(self, mv: Move, t_c: float, fields: dict) -> tuple[float, dict]:
+        """A cushion nose touch found at a break, timed again from the gap to the nose.
+
+        A ball meeting a nose slowly (a glancing touch) bends its path so little that
+        the break falls 3-10 frames after the touch, and the piece before it, followed
+        on, reaches the nose late.  The gap (ball to nose, minus a radius) over the
+        samples near the nose around the touch is fitted by two lines meeting at one
+        point (falling, then rising): their vertex is the touch."""
+        g = self.geom
+        name = fields["cushion"]
+        if name.startswith("jaw:") or name not in g.seg_name:
+            return t_c, fields
+        j = g.seg_name.index(name)
+        bd = self.data[mv.ball]
+        idx = np.asarray(mv.idx)
+        ts, xy = bd.ts[idx], bd.xy[idx]
+        gap = (xy - g.seg_a[j]) @ g.seg_n[j] - self.R
+        k = int(np.argmin(np.abs(ts - t_c)))
+        near = (gap <= TOUCH_FIT_NEAR_MM) & (np.abs(ts - t_c) <= TOUCH_FIT_SPAN_S)
+        if not near[k]:
+            return t_c, fields
+        lo, hi = k, k
+        while lo > 0 and near[lo - 1]:
+            lo -= 1
+        while hi + 1 < len(ts) and near[hi + 1]:
+            hi += 1
+        tw, gw = ts[lo : hi + 1], gap[lo : hi + 1]
+        n_min = TOUCH_FIT_MIN_SAMPLES
+        if len(tw) < 2 * n_min:
+            return t_c, fields
+        best = None
+        for tv in np.linspace(tw[n_min - 1], tw[-n_min], 8 * (len(tw) - 2 * n_min + 1) + 1):
+            a = np.stack([np.ones_like(tw), np.minimum(tw - tv, 0.0), np.maximum(tw - tv, 0.0)], 1)
+            sol, *_ = np.linalg.lstsq(a, gw, rcond=None)
+            res = float(np.sum((a @ sol - gw) ** 2))
+            if best is None or res < best[0]:
+                best = (res, float(tv), sol)
+        _, tv, (g0, v_in, v_out) = best
+        if not (-TOUCH_FIT_MAX_MM_S <= v_in < 0.0 < v_out) or abs(g0) > REVERSAL_TOL_MM:
+            return t_c, fields
+        f = float(np.interp(tv, ts, np.arange(len(ts))))
+        i0 = int(min(f, len(ts) - 2))
+        c = xy[i0] + (f - i0) * (xy[i0 + 1] - xy[i0])
+        return tv, {**fields, "pos": _r(c)}
 
     def _moving_at(self, ball: str, t: float) -> bool:
         """``ball`` is inside one of its moves at ``t`` (within a frame)."""
