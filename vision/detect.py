@@ -91,7 +91,8 @@ STREAK_SCORE = 0.5
 STREAK_MIN_REL = 0.8  # a streak's mean brightness / the cloth's (a ball is not darker)
 # Worker threads: the windows searched in one frame are independent of each other, so
 # with more than one core (live: decoding takes a fraction of one) they run in parallel
-# -- the same detections.  Auto: as many as OpenCV may use, at most this many.
+# -- the same detections.  Auto: as many threads (the caller's included) as OpenCV may
+# use, at most this many.
 MAX_WORKERS = 4
 _CHANNEL_SUM = np.ones((1, 3), np.float32)  # cv2.transform: the sum of a pixel's channels
 PEAK_WINDOW_HALF = 2  # a vote peak's sub-pixel centroid is taken in a 5x5 window
@@ -411,7 +412,7 @@ class BallDetector:
             jobs.append((crop, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px))
         # per searched box: foreground, brightness, origin, box, candidates (each window
         # on its own: with worker threads, in parallel -- the same results, in order)
-        windows = self._map(self._window, jobs)
+        windows = self._map(self._window, jobs, size=lambda job: job[0].shape[0] * job[0].shape[1])
         if not windows:
             self._coarse_px = None
             return Detections.empty(frame, t)
@@ -455,6 +456,7 @@ class BallDetector:
                 )
                 for (fg, rel, off, keep, _, _), (a, b) in zip(windows, spans, strict=True)
             ],
+            size=lambda job: job[0].size,
         )
         parts: list[Detections | np.ndarray] = []
         for st, (a, b) in zip(found, spans, strict=True):
@@ -493,17 +495,41 @@ class BallDetector:
         cand = self._candidates(fg, rel, votes, (ex0, ey0), keep, skip_px, neighbours_px)
         return (fg, rel, (ex0, ey0), keep, *cand)
 
-    def _map(self, fn, jobs: list) -> list:
-        """``[fn(j) for j in jobs]``, on worker threads when there are several jobs and
-        ``workers()`` > 1 (OpenCV, numpy's loops and the image work release the GIL)."""
-        n = self.workers()
-        if n <= 1 or len(jobs) <= 1:
+    def _map(self, fn, jobs: list, size=None) -> list:
+        """``[fn(j) for j in jobs]``, on this thread and ``workers() - 1`` worker threads
+        when there are several jobs (OpenCV, numpy's loops and the image work release the
+        GIL): each thread takes the next job, the largest first (``size(job)``), so the
+        slowest window starts at once; the results come back in the jobs' order."""
+        n = min(self.workers(), len(jobs))
+        if n <= 1:
             return [fn(j) for j in jobs]
-        return list(_pool(n).map(fn, jobs))
+        order = list(range(len(jobs)))
+        if size is not None:
+            order.sort(key=lambda i: -size(jobs[i]))
+        todo = iter(order)
+        lock = threading.Lock()
+        out: list = [None] * len(jobs)
+
+        def drain() -> None:
+            while True:
+                with lock:
+                    i = next(todo, None)
+                if i is None:
+                    return
+                out[i] = fn(jobs[i])
+
+        helpers = [_pool(self.workers() - 1).submit(drain) for _ in range(n - 1)]
+        try:
+            drain()
+        finally:
+            for h in helpers:
+                h.result()  # all done (and a helper's error raised here)
+        return out
 
     def workers(self) -> int:
-        """Threads for the windows of a frame: ``threads`` if set, else as many as OpenCV
-        is allowed (``cv2.setNumThreads``; benchmarks of one core set 1)."""
+        """Threads for the windows of a frame, the caller's included: ``threads`` if set,
+        else as many as OpenCV is allowed (``cv2.setNumThreads``; benchmarks of one core
+        set 1)."""
         if self.threads is not None:
             return max(1, int(self.threads))
         return max(1, min(cv2.getNumThreads(), MAX_WORKERS))
