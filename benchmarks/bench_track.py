@@ -19,6 +19,7 @@ pipeline with the clip's true camera and prints:
     .venv/bin/python benchmarks/bench_track.py --render fp-break,fb-break --size 1920x1080
     .venv/bin/python benchmarks/bench_track.py DIR --live-only 0,1 [--old OLD_detect.py]
     .venv/bin/python benchmarks/bench_track.py DIR --speed-only [--old OLD_detect.py]
+    .venv/bin/python benchmarks/bench_track.py DIR --live-projected 2
 """
 
 from __future__ import annotations
@@ -521,6 +522,106 @@ def live_only(paths: list[Path], backlogs: list[float], old: Path | None = None)
     return 0
 
 
+def _makespan(times: list[float], threads: int) -> float:
+    """The longest thread's total when jobs go, the largest first, to the least loaded."""
+    loads = [0.0] * threads
+    for t in sorted(times, reverse=True):
+        loads[loads.index(min(loads))] += t
+    return max(loads) if times else 0.0
+
+
+def _replay(times: np.ndarray, fps: float, backlog_s: float) -> tuple[int, int, float]:
+    """A real-time replay of frames costing ``times`` (s) each: frames come at ``fps``,
+    the tracker takes the oldest waiting one, frames waiting longer than ``backlog_s``
+    are dropped (the newest kept): (processed, dropped, longest wait s)."""
+    n, t, i = len(times), 0.0, 0
+    done = dropped = 0
+    wait = 0.0
+    come = np.arange(n) / fps
+    while i < n:
+        t = max(t, come[i])
+        while i + 1 < n and come[i + 1] <= t and t - come[i] > backlog_s:
+            i += 1
+            dropped += 1
+        wait = max(wait, t - come[i])
+        t += times[i]
+        done += 1
+        i += 1
+    return done, dropped, wait
+
+
+def live_projected(paths: list[Path], threads: int = 2, backlog_s: float | None = None) -> int:
+    """Live on a quiet machine, projected from thread CPU times (a wall-clock replay on a
+    shared, loaded machine measures the load as much as the tracker): each frame's
+    ``pipe.process`` CPU time on one thread, and inside it each search window's and
+    streak search's; with ``threads`` threads a frame's windows run largest first on
+    them, so its time is the frame's minus the windows' plus their makespan.  Both
+    series are then replayed in real time against the reader's backlog.  Decoding (on
+    the other core, ~15-20 % of it at 1080p60) is left out."""
+    from luza.vision import detect as detect_mod
+    from luza.vision.sources import LIVE_BACKLOG_S
+
+    backlog_s = LIVE_BACKLOG_S if backlog_s is None else backlog_s
+    jobs: dict[str, list[float]] = {"_window": [], "_streaks": []}
+    saved = {name: getattr(detect_mod.BallDetector, name) for name in jobs}
+
+    def timed(name):
+        base = saved[name]
+
+        def call(self, *a, **kw):
+            t0 = time.thread_time()
+            try:
+                return base(self, *a, **kw)
+            finally:
+                jobs[name].append(time.thread_time() - t0)
+
+        return call
+
+    print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}")
+    print(
+        f"{'clip':34s} {'fps':>3s} {'frames/s 1 thread (worst 1 s)':>30s} "
+        f"{f'{threads} threads':>18s} {'live 1 thread: processed, longest wait':>40s} "
+        f"{f'{threads} threads':>20s}"
+    )
+    for name in jobs:
+        setattr(detect_mod.BallDetector, name, timed(name))
+    try:
+        for p in paths:
+            truth, video, cam, prof = load_clip(p)
+            pipe = VisionPipeline(cam, prof, truth["game"])
+            pipe.detector.threads = 1
+            one, many = [], []
+            with open_source(video) as src:
+                fps = src.fps
+                for fr in src:
+                    for v in jobs.values():
+                        v.clear()
+                    t0 = time.thread_time()
+                    pipe.process(fr)
+                    t = time.thread_time() - t0
+                    one.append(t)
+                    for v in jobs.values():
+                        t += _makespan(v, threads) - sum(v)
+                    many.append(t)
+            k = max(1, int(round(fps)))
+            row = []
+            for ts in (np.array(one), np.array(many)):
+                worst = k / np.convolve(ts, np.ones(k), "valid").max() if len(ts) >= k else 0
+                row.append((len(ts) / ts.sum(), worst, *_replay(ts, fps, backlog_s)))
+            (r1, w1, d1, x1, m1), (r2, w2, d2, x2, m2) = row
+            print(
+                f"{p.name.replace('.truth.json', '')[:34]:34s} {fps:3.0f} "
+                f"{r1:21.0f} ({w1:4.0f}) {r2:11.0f} ({w2:4.0f}) "
+                f"{d1:25d}/{d1 + x1:<5d} {1000 * m1:5.0f} ms {d2:8d}/{d2 + x2:<5d} "
+                f"{1000 * m2:5.0f} ms",
+                flush=True,
+            )
+    finally:
+        for name, base in saved.items():
+            setattr(detect_mod.BallDetector, name, base)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", nargs="*", type=Path, help="folders with <clip>.truth.json + .mp4")
@@ -540,6 +641,13 @@ def main(argv: list[str] | None = None) -> int:
         "--speed-only", action="store_true", help="only the speed passes, with the load average"
     )
     ap.add_argument("--old", type=Path, help="--live-only, --speed-only: also this detect.py")
+    ap.add_argument(
+        "--live-projected",
+        metavar="THREADS",
+        type=int,
+        help="only live on a quiet machine, projected from thread CPU times, for one "
+        "thread and this many (the detector's windows in parallel)",
+    )
     args = ap.parse_args(argv)
     paths = clips_in(args.dirs)
     if args.render:
@@ -557,6 +665,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.speed_only:
         return speed_only(paths, args.old)
+    if args.live_projected:
+        return live_projected(paths, args.live_projected)
     if args.live_only:
         return live_only(paths, [float(v) for v in args.live_only.split(",")], args.old)
     results = []
