@@ -182,6 +182,11 @@ def check_shared_inputs(game: str, calibration: str, table: str | None, jobs: li
         camera_for(calibration, game, table, [])
 
 
+def cpu_share(n_processes: int) -> int:
+    """Cores each of ``n_processes`` worker processes on this machine may use (at least 1)."""
+    return max(1, (os.cpu_count() or 1) // max(1, n_processes))
+
+
 # -- the job a worker runs ----------------------------------------------------------
 def _analyzer(spec: str) -> Callable[..., dict]:
     import importlib
@@ -199,11 +204,20 @@ def run_job(
     inputs: str | None = None,
     video_out: bool = True,
     analyze: str = ANALYZE,
+    cv_threads: int | None = None,
 ) -> dict[str, Any]:
     """Analyze one video into ``out_dir`` and write its ``done.json`` last (runs on a worker).
 
+    ``cv_threads``: OpenCV's (and so the ball detector's) threads in this worker process --
+    a local cluster runs a process per core, and a process that also split each frame over
+    every core would only make the processes wait on each other.
+
     Never raises for a bad video: returns ``{"ok": False, "error": message}``."""
     t0 = time.perf_counter()
+    if cv_threads is not None:
+        import cv2
+
+        cv2.setNumThreads(max(1, int(cv_threads)))
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -406,6 +420,8 @@ def run_batch(
     if todo:
         n_workers = workers or os.cpu_count() or 1
         client, cluster = _connect(scheduler, n_workers, len(todo), connect_timeout_s)
+        # a local cluster shares this machine's cores out; a remote one's machines are its own
+        cv_threads = None if cluster is None else cpu_share(len(cluster.workers))
         futures: dict[Any, Job] = {}
         try:
             where = scheduler or f"a local cluster of {len(cluster.workers)} worker process(es)"
@@ -425,6 +441,7 @@ def run_batch(
                     j.inputs,
                     video_out,
                     analyze,
+                    cv_threads,
                     key=f"luza-batch-{j.stem}-{time.time_ns()}",
                     pure=False,
                     retries=0,

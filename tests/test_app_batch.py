@@ -228,3 +228,26 @@ def test_interrupted_batch_resumes_without_redoing(tmp_path: Path):
     with MatchStore(db) as st:
         sources = [m.source for m in st.list_matches()]
     assert sorted(sources) == sorted(str(d / f"{k}.mp4") for k in after)  # each once
+
+
+def test_a_local_worker_process_keeps_to_its_share_of_the_cores(tmp_path: Path, monkeypatch):
+    """A local cluster runs a process per core: each job's OpenCV (and so the detector's
+    window threads) is held to that process's share."""
+    import cv2
+
+    seen: list[int] = []
+
+    def fake(video, out, game, **kw):
+        seen.append(cv2.getNumThreads())
+        return {"strokes": 0}
+
+    monkeypatch.setattr(batch, "_analyzer", lambda spec: fake)
+    before = cv2.getNumThreads()
+    try:
+        res = batch.run_job("v.mp4", str(tmp_path / "a"), "free-pyramid", cv_threads=1)
+        assert res["ok"] and res["done"]["summary"] == {"strokes": 0}
+        assert seen == [1]
+        assert batch.cpu_share(os.cpu_count() or 1) == 1
+        assert batch.cpu_share(1) == (os.cpu_count() or 1)
+    finally:
+        cv2.setNumThreads(before)
