@@ -26,6 +26,7 @@ from .identify import BallIdentifier
 from .sources import Frame
 from .track import (
     DROP_MARGIN_RADII,
+    HIDDEN_ROLL_S,
     HIDDEN_STILL_JUMP_S,
     REST_GATE_RADII,
     REST_SPEED_MM_S,
@@ -290,6 +291,7 @@ class VisionPipeline:
         dt = max(0.0, det.t - tr.t) if tr.t is not None else 0.0
         pts, rad = [], []
         far_pts, far_rad = [], []  # balls lost while moving: anywhere within their reach
+        far_stale = []  # ... lost so long ago that their prediction gave up
         ahead = np.zeros(len(det), bool)  # on the way of a ball that moves
         for t in tr.tracks.values():
             if not t.on_table:
@@ -304,6 +306,7 @@ class VisionPipeline:
                 rad.append(EXPLAIN_RADII * R)
                 far_pts.append(t.xy)
                 far_rad.append(tr.reach_mm(t, max(dt, det.t - t.last_seen_t)))
+                far_stale.append(det.t - t.last_seen_t > HIDDEN_ROLL_S)
             # (a still ball gone from its spot unseen -- struck -- explains nothing far
             # away: what it may have become is vetted below as a struck ball)
             else:
@@ -318,9 +321,19 @@ class VisionPipeline:
         if far_pts and new.any():
             # found again far from where it was lost: a fair rim, not in a player's arm
             d = np.linalg.norm(det.xy_mm[:, None] - np.array(far_pts)[None], axis=2)
-            far = new & (d <= np.array(far_rad)[None]).any(axis=1)
+            within = d <= np.array(far_rad)[None]
+            far = new & within.any(axis=1)
             for j in np.nonzero(far)[0]:
                 ok[j] = det.score[j] >= FAR_MIN_SCORE and not self._in_arm(det.xy_mm[j])
+            # only balls whose prediction gave up long ago (frozen, after HIDDEN_ROLL_S)
+            # can be it: where it shows up says nothing of their motion, so it must look
+            # like a ball put down -- alone on the cloth (a cue's shadow on a red cloth,
+            # 5 s after a red went down unseen, was taken for that red)
+            stale = far & ok & ~(within & ~np.array(far_stale)[None]).any(axis=1)
+            idx = np.nonzero(stale)[0]
+            if len(idx):
+                ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
+                ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
             new &= ~far
         for j in np.nonzero(streak)[0]:
             ok[j] = self._streak_explained(det, j, dt)
