@@ -8,8 +8,11 @@ NOT the script of the committed ``models/ball_classifier.onnx`` (that is
 non-balls let through 21-31 % -> 0.2-1.6 %; pool balls kept 84-90 -> 96-99 %; real
 red pool balls on the red cloth of the james-ecd clip P(red) 0.99; a red-haired
 player's head no longer a red ball) but, like the previous candidate, it reads one
-blurred 720p white 1 of fb-break_s2003_720p60 as white 2 in the first frame (0.72),
-and the tracker then swaps both whites for the clip -- see the round's report.  Kept
+blurred 720p white 1 of fb-break_s2003_720p60 as white 2 (0.72, the same still view
+re-classified until the tracker's swap evidence is reached: both whites swapped), and
+it calls an ivory ball under a player's fingers in fp-rally_s2012_720p60 'none'
+(P 0.5-0.57; 121 frames, balls accounted for on the development clips 0.9998 ->
+0.9928) -- see the round's report.  Kept
 so the next retrain starts from it: promote it over ``train_ball_classifier.py``
 together with weights that are no worse anywhere.
 
