@@ -933,10 +933,18 @@ class BallTracker:
             # a ball lost while moving rolls on in the prediction (friction, cushions,
             # other balls) where it may be found again; after a while it is frozen
             if det.t - tr.last_seen_t < HIDDEN_ROLL_S:
+                xy0, v0 = tr.xy, tr.v
                 tr.xy, tr.v = p_pred, v_pred
                 drop = self.motion.over_drop(tr.xy)
                 if drop is not None:
                     tr.pocket = drop  # rolled into a pocket unseen: a pot candidate
+                elif (np.sign(v_pred) * np.sign(v0) < 0).any():
+                    # bounced in the prediction: off a cushion at a pocket's mouth (its
+                    # jaws) a few degrees of heading decide jaw or hole -- a pot candidate
+                    name, d0 = self.motion.nearest_pocket(xy0)
+                    _, d1 = self.motion.nearest_pocket(tr.xy)
+                    if min(d0, d1) < POCKET_NEAR_RADII * self.R:
+                        tr.pocket = name
             else:
                 tr.v = np.zeros(2)
         if tr.pocket and det.t - tr.last_seen_t >= POT_CONFIRM_S:
