@@ -925,6 +925,7 @@ class BallTracker:
 
     def _miss(self, tr: Track, pred, det: Detections, events: list[Event]) -> None:
         p_pred, v_pred = pred
+        kissed_in = False
         if (
             tr.state == "table"
             and tr.speed <= REST_SPEED_MM_S
@@ -935,7 +936,20 @@ class BallTracker:
             # from its spot: kissed away, lost while moving
             tr.v = np.asarray(v_pred, float).copy()
             tr.still_since_t = None
-        moving = tr.speed > REST_SPEED_MM_S
+        elif (
+            tr.state == "table"
+            and tr.speed <= REST_SPEED_MM_S
+            and tr.provisional_until is None
+            and math.hypot(p_pred[0] - tr.xy[0], p_pred[1] - tr.xy[1]) > STILL_DRIFT_MM
+            and self.motion.over_drop(p_pred) is not None
+        ):
+            # ... and sent it into a pocket's hole, where the prediction stops it: gone
+            # from its spot, it went that way (a pot candidate at that pocket, not a ball
+            # still lying where it was -- LukasSeglias video_9's red, kissed into the
+            # pocket between two images of a 15 fps camera and never seen moving)
+            kissed_in = True
+            tr.still_since_t = None
+        moving = tr.speed > REST_SPEED_MM_S or kissed_in
         if tr.state == "table":
             # one slow (blurred) measurement may lower a lone ball's speed estimate;
             # friction alone slows it no faster than this (a kiss may, near others)
