@@ -544,12 +544,7 @@ class BallTracker:
                 since = max(dt, det.t - tr.last_seen_t)
                 reach = self.reach_mm(tr, since)
                 moving = tr.speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving)
-                stuck = (
-                    tr.state == "hidden"
-                    and not tr.lost_moving
-                    and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S
-                    and not self.vanished(tr, det.frame)
-                )
+                stuck = self.stays_put(tr, det)
                 back = self._cannot_turn_back(tr, since)
                 for jj, j in enumerate(rest_det):
                     if streak[j] and not moving and not self.struck_into(tr, det, j):
@@ -598,6 +593,49 @@ class BallTracker:
                 self._vanished.clear()
             self._vanished[key] = not self.occluded(tr.xy)
         return self._vanished[key]
+
+    def stays_put(self, tr: Track, det: Detections) -> bool:
+        """Whether still ball ``tr``, not seen on its spot now, can be found again only
+        there (or as a streak leaving it while its pixels change): hidden longer than
+        ``HIDDEN_STILL_JUMP_S`` (a ball struck under the cue shows up elsewhere sooner),
+        or at once while other balls roll and none of them can have reached it -- during
+        a shot only a ball sets a still one moving; a hand or a cue passing over it (the
+        bridge hand drawn back after the stroke) only hides it.  Not when its spot now
+        shows plain cloth: it moved unseen."""
+        if tr.state == "hidden" and tr.lost_moving:
+            return False
+        if tr.state == "hidden" and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S:
+            return not self.vanished(tr, det.frame)
+        if not tr.on_table or tr.speed > REST_SPEED_MM_S or not self._out_of_play(tr, det.t):
+            return False
+        if tr.state == "hidden":
+            return not self.vanished(tr, det.frame)
+        return self.occluded is None or bool(self.occluded(tr.xy))
+
+    def _out_of_play(self, tr: Track, t: float) -> bool:
+        """Whether a shot is under way (a ball rolls in view) and no rolling ball can have
+        reached still ball ``tr`` since it was last seen (each within its own speed's
+        reach, as a ball lost while moving is looked for).  False while a ball is lost
+        on its way (it may be anywhere near) and while nothing rolls (a stroke may be
+        being played)."""
+        since = max(0.0, t - tr.last_seen_t)
+        x, y = tr.xy[0], tr.xy[1]
+        rolling = False
+        for o in self.tracks.values():
+            if o is tr or not o.on_table:
+                continue
+            if o.state == "hidden":
+                if o.lost_moving:
+                    return False
+                continue
+            if o.speed <= REST_SPEED_MM_S:
+                continue
+            rolling = True
+            own = max(o.speed, o.meas_speed, o.top_speed)
+            reach = (HIDDEN_SPEED_FACTOR * own + HIDDEN_SPEED_MARGIN_MM_S) * since + 4 * self.R
+            if math.hypot(o.xy[0] - x, o.xy[1] - y) < reach:
+                return False
+        return rolling
 
     def reach_mm(self, tr: Track, since: float, streak: bool = False) -> float:
         """How far from its prediction a ball unseen for ``since`` seconds may be found.
@@ -678,12 +716,7 @@ class BallTracker:
         a ball leaves its spot only when something moves there."""
         if not self._from_spot(tr.xy, det, j):
             return False
-        stuck = (
-            tr.state == "hidden"
-            and not tr.lost_moving
-            and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S
-            and not self.vanished(tr, det.frame)
-        )
+        stuck = self.stays_put(tr, det)
         return not stuck or self.spot_changed is None or bool(self.spot_changed(tr.xy))
 
     def _from_spot(self, xy: np.ndarray, det: Detections, j: int) -> bool:
@@ -905,6 +938,7 @@ class BallTracker:
 
     def _miss(self, tr: Track, pred, det: Detections, events: list[Event]) -> None:
         p_pred, v_pred = pred
+        kissed_in = False
         if (
             tr.state == "table"
             and tr.speed <= REST_SPEED_MM_S
@@ -915,7 +949,20 @@ class BallTracker:
             # from its spot: kissed away, lost while moving
             tr.v = np.asarray(v_pred, float).copy()
             tr.still_since_t = None
-        moving = tr.speed > REST_SPEED_MM_S
+        elif (
+            tr.state == "table"
+            and tr.speed <= REST_SPEED_MM_S
+            and tr.provisional_until is None
+            and math.hypot(p_pred[0] - tr.xy[0], p_pred[1] - tr.xy[1]) > STILL_DRIFT_MM
+            and self.motion.over_drop(p_pred) is not None
+        ):
+            # ... and sent it into a pocket's hole, where the prediction stops it: gone
+            # from its spot, it went that way (a pot candidate at that pocket, not a ball
+            # still lying where it was -- LukasSeglias video_9's red, kissed into the
+            # pocket between two images of a 15 fps camera and never seen moving)
+            kissed_in = True
+            tr.still_since_t = None
+        moving = tr.speed > REST_SPEED_MM_S or kissed_in
         if tr.state == "table":
             # one slow (blurred) measurement may lower a lone ball's speed estimate;
             # friction alone slows it no faster than this (a kiss may, near others)
