@@ -127,6 +127,8 @@ TOUCH_FIT_NEAR_MM = 15.0  # the samples this close to the nose around the touch 
 TOUCH_FIT_SPAN_S = 0.4  # ... within this of it ...
 TOUCH_FIT_MIN_SAMPLES = 3  # ... at least this many on each side of the vertex ...
 TOUCH_FIT_MAX_MM_S = 300.0  # ... only when the ball meets the nose slower than this
+JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
+JAW_SAME_SIDE_COS = 0.7  # ... the same side: normals this close (cosine)
 UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
 UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confident
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
@@ -1170,6 +1172,24 @@ class EventExtractor:
             DEDUPE_SAME_SPOT_FRAMES * self.dt,
             self.profile.ball_radius_mm,
         )
+        # a ball touching a jaw side again within JAW_RETOUCH_S: its fall into the
+        # pocket bent its way there (a rattle goes from one side to the other)
+        jaw_seen: dict = {}
+        kept = []
+        for c in out:
+            if c.type == "cushion" and c.data["cushion"].startswith("jaw:"):
+                k = (c.data["ball"], c.data["cushion"])
+                nrm = self._jaw_normal(np.asarray(c.data["pos"], dtype=float), k[1])
+                prev = jaw_seen.get(k)
+                if (
+                    prev is not None
+                    and c.t - prev[0] <= JAW_RETOUCH_S
+                    and float(np.dot(nrm, prev[1])) >= JAW_SAME_SIDE_COS
+                ):
+                    continue
+                jaw_seen[k] = (c.t, nrm)
+            kept.append(c)
+        out = kept
         # endings: pots, off table, hangs, bounce-outs, line crosses
         ended = s["t_end"]
         for mv in mvs:
@@ -1407,6 +1427,27 @@ class EventExtractor:
         i0 = int(min(f, len(ts) - 2))
         c = xy[i0] + (f - i0) * (xy[i0 + 1] - xy[i0])
         return tv, {**fields, "pos": _r(c)}
+
+    def _jaw_normal(self, c: np.ndarray, name: str) -> np.ndarray:
+        """Unit normal of the jaw facing or rounding named ``name`` nearest to a ball
+        centred at ``c`` (the side of the pocket it touches)."""
+        g = self.geom
+        best, nrm = math.inf, np.zeros(2)
+        for j, nm in enumerate(g.seg_name):
+            if nm == name:
+                rel = c - g.seg_a[j]
+                along = float(rel @ g.seg_d[j])
+                if -self.R <= along <= g.seg_len[j] + self.R:
+                    d = abs(float(rel @ g.seg_n[j]))
+                    if d < best:
+                        best, nrm = d, g.seg_n[j]
+        for j, nm in enumerate(g.circ_name):
+            if nm == name:
+                rel = c - g.circ_c[j]
+                d = float(np.linalg.norm(rel))
+                if d - g.circ_r[j] < best:
+                    best, nrm = d - g.circ_r[j], rel / max(d, 1e-9)
+        return np.asarray(nrm, dtype=float)
 
     def _moving_at(self, ball: str, t: float) -> bool:
         """``ball`` is inside one of its moves at ``t`` (within a frame)."""
