@@ -88,6 +88,7 @@ MIN_DV_MM_S = 60.0  # velocity change that counts as a contact at a break
 CONTACT_TOL_MM = 12.0  # slack on "one radius from the nose" / "two radii apart"
 STRIKER_TOL_MM = 25.0  # slack when looking for the ball that set a still ball moving
 VANISH_S = 0.25  # a moving ball unseen this long is gone (or hidden)
+STRUCK_IN_FRAMES = 2.0  # a still ball hit and gone within this many frames of the hit ...
 POCKET_NEAR_MM = 45.0  # a ball last seen this close to a pocket mouth (beyond R) fell in
 EXTRAPOLATE_S = 0.12  # how far a vanished ball's last piece is followed
 LAG_WINDOW_S = 0.4  # two balls set moving within this, far apart: a lag
@@ -914,7 +915,7 @@ class EventExtractor:
                 mv.shot = k
         for s in shots:
             cands += self._shot_events(s)
-        cands += self._hand_events(init, shots)
+        cands = self._struck_into_pockets(cands + self._hand_events(init, shots))
         # the stream: table_state, then everything in time order (clamped into place)
         events = [make("table_state", t_first, int(self.F[0]), 1.0, game=self.game, positions=init)]
         cands.sort(key=lambda c: (c.t, _ORDER.get(c.type, 5)))
@@ -1889,6 +1890,29 @@ class EventExtractor:
                         )
                     )
                 side = (s, p, t)
+        return out
+
+    def _struck_into_pockets(self, cands: list[_Cand]) -> list[_Cand]:
+        """A ball at rest beside a pocket (within ``POCKET_NEAR_MM`` of its mouth), hit and
+        never seen again from the frame of the hit (``STRUCK_IN_FRAMES``), fell in between
+        two images: a slow camera (LukasSeglias video_9, 15 fps) shows no sample of its way.
+        Its ``ball_removed`` after the shot is a ``pocket`` at the hit (confidence 0.6)."""
+        hits = [c for c in cands if c.type == "collision"]
+        out = []
+        for c in cands:
+            b = c.data.get("ball")
+            bd = self.data.get(b) if c.type == "ball_removed" else None
+            if bd is not None and bd.rests and len(bd.ts):
+                t_last = float(bd.ts[-1])
+                win = STRUCK_IN_FRAMES * self.dt
+                hit = any(
+                    b in (h.data["a"], h.data["b"]) and abs(h.t - t_last) <= win for h in hits
+                )
+                name, d = self.nearest_pocket(bd.rests[-1].anchor)
+                near = d - 0.5 * self.pockets[name].spec.mouth_mm
+                if hit and near < POCKET_NEAR_MM:
+                    c = _Cand("pocket", t_last + self.dt, 0.6, {"ball": b, "pocket": name})
+            out.append(c)
         return out
 
     def _hand_events(self, init: dict[str, list[float]], shots: list[dict]) -> list[_Cand]:
