@@ -329,6 +329,7 @@ class BallData:
     frames: np.ndarray
     absent_after: float | None  # time from which the tracker says it left the table
     t_stream_end: float = math.inf
+    t_stream_start: float = -math.inf
     rests: list[Rest] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     timeline: list = field(default_factory=list)  # (kind, t_from, Rest | Move), in time order
@@ -352,13 +353,27 @@ def _ball_data(frames: Sequence[FrameObs], ball: str) -> BallData:
         np.array(fr, dtype=int),
         absent_after,
         float(frames[-1].t),
+        float(frames[0].t),
     )
+
+
+def _spread_mm(xy: np.ndarray) -> float:
+    """How far the farthest of these points lies from their mean."""
+    return float(np.max(np.linalg.norm(xy - xy.mean(axis=0), axis=1)))
 
 
 def _rest_run(bd: BallData, i: int) -> int:
     """Index one past the last sample of a rest window starting at sample ``i`` (or -1)."""
     ts, xy = bd.ts, bd.xy
     j = int(np.searchsorted(ts, ts[i] + REST_WINDOW_S + 1e-9))
+    if i == 0 and ts[0] - bd.t_stream_start < 0.05:
+        # the start of the stream: a short still head counts as rest (a recording that
+        # begins just before the stroke: LukasSeglias video_12's white, still 0.2 s)
+        head = REST_MIN_SAMPLES
+        while head < j and _spread_mm(xy[: head + 1]) <= REST_SPREAD_MM:
+            head += 1
+        if head < j and _spread_mm(xy[:head]) <= REST_SPREAD_MM:
+            return head
     w = xy[i:j]
     if len(w) == 0 or np.max(np.linalg.norm(w - w.mean(axis=0), axis=1)) > REST_SPREAD_MM:
         return -1
