@@ -1656,6 +1656,12 @@ class EventExtractor:
             h = hits.get(id(m))
             if h is not None and h[1] not in members:
                 outside[h[1]] = h[2]
+        if len(outside) <= 1:  # the wave replayed by the physics (vision/rack_wave.py)
+            from .rack_wave import cluster_collisions
+
+            replayed = cluster_collisions(self, cl, next(iter(outside), None))
+            if replayed is not None:
+                return replayed
         pairs: list[tuple[str, str]] = []
         names = list(members)
         for i, a in enumerate(names):
