@@ -181,7 +181,8 @@ class IncrementalEvents:
         return out
 
     def _cut(self, now: float, force: bool = False, end: bool = False) -> list[Event] | None:
-        events = extract_events(self.buf, self.profile, self.game)
+        # no rack replays: seconds of CPU at a break the tracker must not wait for
+        events = extract_events(self.buf, self.profile, self.game, replay_racks=False)
         self.window_state = events[0] if events and events[0].type == "table_state" else None
         new = self._take(events)
         if _running(new):

@@ -477,9 +477,10 @@ class _Cand:
 class EventExtractor:
     """Turns frames of ball positions into the DESIGN.md event stream."""
 
-    def __init__(self, profile: TableProfile, game: str) -> None:
+    def __init__(self, profile: TableProfile, game: str, replay_racks: bool = True) -> None:
         self.profile = profile
         self.game = game
+        self.replay_racks = replay_racks  # a breaking rack's pairs by physics replays
         self.R = profile.ball_radius_mm
         self.L, self.W = profile.length_mm, profile.width_mm
         self.pockets = profile.pockets()
@@ -1656,7 +1657,7 @@ class EventExtractor:
             h = hits.get(id(m))
             if h is not None and h[1] not in members:
                 outside[h[1]] = h[2]
-        if len(outside) <= 1:  # the wave replayed by the physics (vision/rack_wave.py)
+        if self.replay_racks and len(outside) <= 1:  # replayed (vision/rack_wave.py)
             from .rack_wave import cluster_collisions
 
             replayed = cluster_collisions(self, cl, next(iter(outside), None))
@@ -2222,6 +2223,12 @@ def take_up(events: list[Event], profile: TableProfile, game: str) -> list[Event
     return [Event(ts.type, ts.t, ts.frame, ts.confidence, data), *rest]
 
 
-def extract_events(frames: Sequence[FrameObs], profile: TableProfile, game: str) -> list[Event]:
-    """The event stream (``table_state`` first) from per-frame ball positions."""
-    return EventExtractor(profile, game).extract(frames)
+def extract_events(
+    frames: Sequence[FrameObs], profile: TableProfile, game: str, replay_racks: bool = True
+) -> list[Event]:
+    """The event stream (``table_state`` first) from per-frame ball positions.
+
+    ``replay_racks``: a breaking rack's collisions from physics replays of the wave
+    (``vision/rack_wave.py``, ~2 s of CPU a break) instead of the impulse fit alone; a
+    live scoreboard, which needs no pair inside the rack, turns it off to keep up."""
+    return EventExtractor(profile, game, replay_racks).extract(frames)

@@ -334,16 +334,11 @@ def confidence(agreement: float) -> float:
     return float(CONF_LO + (CONF_HI - CONF_LO) * np.clip(f, 0.0, 1.0))
 
 
-ENABLED = True  # False: the extractor falls back on the impulse fit (benchmarks compare)
-
-
 def cluster_collisions(ex, cl, striker: str | None) -> list | None:
     """The extractor's hook: collision candidates for cluster ``cl`` broken by
     ``striker`` (None: not replayed, the caller's impulse fit stands)."""
     from luza.vision.events import _Cand, _r
 
-    if not ENABLED:
-        return None
     striker = striker or find_striker(ex, cl)
     if striker is None:
         return None
