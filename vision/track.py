@@ -59,6 +59,10 @@ STILL_DRIFT_MM = 4.0  # a still ball measured further than this from its spot is
 JITTER_ALPHA = 0.15  # smoothing of a still ball's position (median-like)
 EVIDENCE_DECAY = 0.995  # per observation: old class evidence fades over a few hundred frames
 SWAP_EVIDENCE_NATS = 12.0  # W1/W2 evidence margin that swaps the two whites
+# ... and only if neither white's own views speak against it by more than this: a swap
+# renames both balls, so both must look like the other one (or be undecided)
+SWAP_OPPOSED_NATS = 1.0
+REST_VIEWS_MAX = 6.0  # a still ball's views on one spot weigh at most this many views
 VELOCITY_ALPHA = 0.6  # weight of the measured velocity against the predicted
 HIDDEN_SPEED_FACTOR = 1.5  # a ball lost while moving is found within this x its speed ...
 HIDDEN_SPEED_MARGIN_MM_S = 1000.0  # ... plus this (a kiss unseen may speed it up a little)
@@ -126,6 +130,12 @@ class Track:
     provisional_until: float | None = None  # a doubtful first-frame ball, confirmed then
     lost_in_arm: bool = True  # a still ball that went from view under an arm or a hand
     top_speed: float = 0.0  # its fastest lately, less what friction took since
+    # Its views while lying still on one spot weigh as REST_VIEWS_MAX views at most (their
+    # mean): where that rest began, the evidence before it, the sum and count of its views
+    rest_xy: np.ndarray | None = None
+    rest_base: np.ndarray | None = None
+    rest_sum: np.ndarray | None = None
+    rest_n: int = 0
 
     @property
     def speed(self) -> float:
@@ -820,7 +830,29 @@ class BallTracker:
         if tr.evidence is None or len(tr.evidence) != len(lp):
             tr.evidence = np.zeros(len(lp))
             tr.evidence_classes = det.classes
-        tr.evidence = EVIDENCE_DECAY * tr.evidence + lp
+            tr.rest_n = 0
+        still = tr.speed <= REST_SPEED_MM_S
+        if (
+            still
+            and tr.rest_n
+            and tr.rest_xy is not None
+            and math.hypot(tr.xy[0] - tr.rest_xy[0], tr.xy[1] - tr.rest_xy[1]) <= STILL_DRIFT_MM
+        ):
+            # the same still ball on the same spot: its pixels re-read (a hand passed,
+            # the light flickered) are no independent evidence -- all its views there
+            # count as a few, their mean times at most ``REST_VIEWS_MAX`` (fb-break_s2003:
+            # a still white 1 whose blurred view read W2 0.72, re-read a hundred times,
+            # swapped the two whites)
+            tr.rest_sum = tr.rest_sum + lp
+            tr.rest_n += 1
+            tr.evidence = tr.rest_base + tr.rest_sum * (min(tr.rest_n, REST_VIEWS_MAX) / tr.rest_n)
+            return
+        base = EVIDENCE_DECAY * tr.evidence
+        if still:
+            tr.rest_xy, tr.rest_base, tr.rest_sum, tr.rest_n = tr.xy.copy(), base, lp, 1
+        else:
+            tr.rest_xy, tr.rest_n = None, 0
+        tr.evidence = base + lp
 
     def _reidentify_whites(self) -> None:
         """Five Ball: if the dots say the two whites are the other way round, swap them.
@@ -838,7 +870,11 @@ class BallTracker:
         k1, k2 = a.evidence_classes.index("W1"), a.evidence_classes.index("W2")
         keep = a.evidence[k1] + b.evidence[k2]
         swap = a.evidence[k2] + b.evidence[k1]
-        if swap - keep > SWAP_EVIDENCE_NATS:
+        # fb-break_s2003: the rolling white 1's blurred crops read W2 for a while (the
+        # classifier's error, 0.99 at times) while the still white 2 read W2 too: one
+        # ball's reads alone do not rename both
+        opposed = min(a.evidence[k2] - a.evidence[k1], b.evidence[k1] - b.evidence[k2])
+        if swap - keep > SWAP_EVIDENCE_NATS and opposed >= -SWAP_OPPOSED_NATS:
             for f in (
                 "xy",
                 "v",
@@ -859,6 +895,10 @@ class BallTracker:
                 "provisional_until",
                 "lost_in_arm",
                 "top_speed",
+                "rest_xy",
+                "rest_base",
+                "rest_sum",
+                "rest_n",
             ):
                 va, vb = getattr(a, f), getattr(b, f)
                 setattr(a, f, vb)
