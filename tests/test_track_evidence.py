@@ -103,3 +103,56 @@ def test_one_white_read_as_the_other_does_not_swap_both_when_the_other_disagrees
         out = tr.update(five_ball(f, [a, b, red, red2, k], rows))
     assert np.linalg.norm(np.array(out.positions["W1"]) - (a0 + v * 14 / FPS)) < 10
     assert np.allclose(out.positions["W2"], b, atol=3)
+
+
+def test_a_red_given_k_because_hair_took_both_red_slots_becomes_a_red_when_the_hair_goes():
+    """LukasSeglias video_13: the player's red hair gives two provisional first-frame
+    detections that read red a little better than the real red does, so the optimal
+    first assignment gives them R1 and R2 and the real red K.  When the hair moves (the
+    provisional balls are dropped) the real red takes a red id; K is no longer reported."""
+    tr = BallTracker(PROFILE, "five-ball")
+    w1, w2, red = [800.0, 600.0], [2500.0, 1100.0], np.array([1700.0, 760.0])
+    hair = np.array([[1260.0, 150.0], [1280.0, 120.0]])
+    rows = [
+        onehot("W1"),
+        onehot("W2"),
+        [0.0, 0.0, 0.79, 0.2],
+        [0.0, 0.0, 0.76, 0.18],
+        [0.0, 0.0, 0.76, 0.18],
+    ]
+    d0 = five_ball(0, [w1, w2, red, *hair], rows)
+    tr.update(d0, provisional=np.array([False, False, True, True, True]))
+    assert np.allclose(tr.tracks["K"].xy, red)  # the first frame's (wrong) ids
+    out = None
+    for f in range(1, 90):  # 1.5 s: the freed red ids wait a second for a ball put back
+        moved = hair + [[60.0 * f, 30.0 * f]]  # the head moves away
+        out = tr.update(five_ball(f, [w1, w2, red, *moved], rows))
+    reds = [b for b in ("R1", "R2") if b in out.positions]
+    assert len(reds) == 1 and np.allclose(out.positions[reds[0]], red, atol=2)
+    assert "K" not in out.positions
+
+
+def test_a_provisional_ball_moved_by_a_hand_and_put_back_takes_its_id_again():
+    """The James pool clip: the yellow was provisional (a hand near it) and dropped when
+    the hand moved it; an ivory ball that read Y best in the first frame must not take
+    the freed Y id while the yellow comes straight back (a new ball where it is put)."""
+    tr = BallTracker(PROFILE, "free-pyramid")
+    ivory = [[2600.0 + 80 * (k % 5), 300.0 + 90 * (k // 5)] for k in range(15)]
+    y0 = np.array([900.0, 900.0])
+    cls = ("ivory", "Y", "none")
+    n = 16
+    rows = [[1.0, 0.0, 0.0]] * 14 + [[0.2, 0.8, 0.0], [0.0, 1.0, 0.0]]  # ball 15 reads Y
+    d0 = Detections(0, 0.0, np.zeros((n, 2)), [*ivory, y0], np.full(n, 10.0), np.ones(n))
+    d0.classes, d0.cls_prob = cls, np.array(rows)
+    tr.update(d0, provisional=np.array([False] * 15 + [True]))
+    assert np.allclose(tr.tracks["Y"].xy, y0)
+    out = None
+    y1 = y0 + [200.0, 0.0]  # moved by the hand, put down again at once
+    for f in range(1, 120):
+        pts = [*ivory, y1]
+        d = Detections(f, f / FPS, np.zeros((n, 2)), pts, np.full(n, 10.0), np.ones(n))
+        d.classes = cls
+        d.cls_prob = np.array(rows) + np.r_[np.zeros((15, 3)), [[0.0, 0.0, 1e-3 * (f % 7)]]]
+        out = tr.update(d)
+    assert np.allclose(out.positions["Y"], y1, atol=3)
+    assert sum(1 for b in out.positions if b != "Y") == 15
