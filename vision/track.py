@@ -83,10 +83,6 @@ DROP_MARGIN_RADII = 0.25
 # long before it counts as a ball; one that moves or goes is dropped without an event.
 PROVISIONAL_CONFIRM_S = 0.3
 PROVISIONAL_GATE_RADII = 0.25
-# A ball whose class evidence beats its own class's by this much takes the id a dropped
-# provisional first-frame ball of that class left free
-REGIVE_EVIDENCE_NATS = 1.0
-REGIVE_WAIT_S = 1.0  # ... once that id has stayed free this long (no ball came back for it)
 # A still ball the physics predicts was kissed into motion between two frames, found
 # within this many radii of where the physics put it, takes the physics' velocity
 KISS_AGREE_RADII = 1.5
@@ -141,9 +137,6 @@ class Track:
     rest_base: np.ndarray | None = None
     rest_sum: np.ndarray | None = None
     rest_n: int = 0
-    # the class its first-frame detection read best, when the first assignment gave it
-    # another one (that class's ids went to other detections)
-    first_label: str | None = None
 
     @property
     def speed(self) -> float:
@@ -329,8 +322,6 @@ class BallTracker:
         # provisional ball there is not confirmed while it is.
         self.in_arm = None
         self._vanished: dict[tuple[int, str], bool] = {}
-        # ids of dropped provisional first-frame balls -> when they were dropped
-        self._freed_ids: dict[str, float] = {}
         # Per row of the last update's detections: taken by a ball, or merged into
         # another row as the far end of a motion-blur streak (read by the pipeline)
         self.rows_taken = np.zeros(0, bool)
@@ -372,7 +363,6 @@ class BallTracker:
                 if cost[i, j] < INIT_NO_MATCH_COST:
                     chosen.append(int(i))
                     relabel[int(i)] = slots[j]
-        read = list(labels)
         labels = [relabel.get(i, lab) for i, lab in enumerate(labels)]
         order = [i for i in self._id_order(xy, labels) if i in set(chosen)]
         holes = self._rack_holes(xy[[i for i in order if labels[i] == "ivory"]])
@@ -391,8 +381,6 @@ class BallTracker:
                 self.tracks[b] = Track(b, c, slot.copy(), state="hidden", last_seen_t=det.t)
                 continue
             self.tracks[b] = Track(b, c, xy[i].copy(), last_seen_t=det.t, seen=1)
-            if read[i] and read[i] != c:
-                self.tracks[b].first_label = read[i]
             if provisional[i]:
                 self.tracks[b].provisional_until = det.t + PROVISIONAL_CONFIRM_S
             self._evidence(self.tracks[b], det, i)
@@ -499,7 +487,6 @@ class BallTracker:
             self._settle_provisional(set(self._last_match), det)
             self._pending = [p for p in self._pending if det.t - p[3] < 0.2]
             self._table_rest(det, events)
-            self._regive_freed(det.t, visible)
             return self._output(det, events, visible)
         pred = {}
         if live:
@@ -603,7 +590,6 @@ class BallTracker:
         self.rows_taken = np.zeros(n_in, bool)
         self.rows_taken[rows[sorted(matched_det)]] = True
         self._last_n_unmatched = n_det - len(matched_det)
-        self._regive_freed(det.t, visible)
         return self._output(det, events, visible)
 
     def vanished(self, tr: Track, frame: int) -> bool:
@@ -926,7 +912,6 @@ class BallTracker:
                 "rest_base",
                 "rest_sum",
                 "rest_n",
-                "first_label",
             ):
                 va, vb = getattr(a, f), getattr(b, f)
                 setattr(a, f, vb)
@@ -1152,53 +1137,10 @@ class BallTracker:
             if tr.ball not in matched:
                 tr.state, tr.provisional_until = "off", None
                 tr.v = np.zeros(2)
-                self._freed_ids[tr.ball] = det.t
             elif self.in_arm is not None and self.in_arm(tr.xy):
                 tr.provisional_until = det.t + PROVISIONAL_CONFIRM_S  # a hand holds still
             elif det.t >= tr.provisional_until - 1e-9:
                 tr.provisional_until = None
-
-    def _regive_freed(self, t: float, visible: set[str]) -> None:
-        """An id a dropped provisional first-frame ball held goes to a ball on the table
-        that read that class best in the first frame but was given another there, when
-        its class evidence still says so: LukasSeglias
-        video_13's red hair took both red slots in the first frame (provisionally), so
-        the real red got K; when the hair moves and is dropped, the red becomes a red.
-        Only once the id has stayed free ``REGIVE_WAIT_S``: a provisional ball dropped
-        because a hand moved it comes back as a new ball and takes its id again (the
-        James pool clip's yellow, which the pool 1 ball, read Y, would otherwise take)."""
-        if not self._freed_ids:
-            return
-        for b in [b for b in self._freed_ids if self.tracks[b].state != "off"]:
-            del self._freed_ids[b]  # taken again (the ball put back)
-        ready = sorted(b for b, t0 in self._freed_ids.items() if t - t0 >= REGIVE_WAIT_S)
-        if not ready:
-            return
-        for tr in list(self.tracks.values()):
-            if tr.first_label is None or not tr.on_table or tr.falling or tr.evidence is None:
-                continue
-            ev = dict(zip(tr.evidence_classes, tr.evidence, strict=True))
-            own = ev.get(tr.cls)
-            if own is None:
-                continue
-            for new in ready:
-                c = ball_class(self.game, new)
-                if c != tr.first_label or c not in ev or self.tracks[new].state != "off":
-                    continue
-                if ev[c] - own < REGIVE_EVIDENCE_NATS:
-                    continue
-                old, other = tr.ball, self.tracks[new]
-                tr.ball, tr.cls, tr.first_label = new, c, None
-                other.ball, other.cls = old, ball_class(self.game, old)
-                self.tracks[new], self.tracks[old] = tr, other
-                if old in self._last_match:
-                    self._last_match[new] = self._last_match.pop(old)
-                if old in visible:
-                    visible.discard(old)
-                    visible.add(new)
-                del self._freed_ids[new]
-                ready.remove(new)
-                break
 
     def _reported(self, tr: Track) -> bool:
         return tr.on_table and tr.provisional_until is None
