@@ -357,6 +357,25 @@ def _ball_data(frames: Sequence[FrameObs], ball: str) -> BallData:
     )
 
 
+def incoming_piece(bd: BallData, t_rest: float) -> Piece | None:
+    """A striker's incoming path: one piece fitted backwards from its last sample at or
+    before ``t_rest``, as far as the samples stay within ``FIT_TOL_MM`` plus the
+    ``INCOMING_TOL_PER_MM_S`` speed share over at most ``INCOMING_SPAN_S``; None from
+    fewer than three samples (two fix no path through the noise)."""
+    k1 = int(np.searchsorted(bd.ts, t_rest + 1e-6))  # samples before: [.., k1)
+    if k1 < 3:
+        return None
+    k0 = k1 - 2
+    piece, _ = _fit(bd.ts[k0:k1], bd.xy[k0:k1])
+    while k0 > 0 and bd.ts[k1 - 1] - bd.ts[k0 - 1] <= INCOMING_SPAN_S:
+        cand, res = _fit(bd.ts[k0 - 1 : k1], bd.xy[k0 - 1 : k1])
+        speed = float(np.linalg.norm(cand.vel(float(bd.ts[k1 - 1]))))
+        if res > FIT_TOL_MM + INCOMING_TOL_PER_MM_S * speed:
+            break
+        k0, piece = k0 - 1, cand
+    return piece if k1 - k0 >= 3 else None
+
+
 def _spread_mm(xy: np.ndarray) -> float:
     """How far the farthest of these points lies from their mean."""
     return float(np.max(np.linalg.norm(xy - xy.mean(axis=0), axis=1)))
@@ -1593,21 +1612,11 @@ class EventExtractor:
         t_rest = min((m.t_rest0 for m in mvs if m.t_rest0 is not None), default=None)
         if t_rest is None:
             return {}
-        k1 = int(np.searchsorted(bd.ts, t_rest + 1e-6))  # samples before: [.., k1)
-        if k1 < 2:
+        piece = incoming_piece(bd, t_rest)
+        if piece is None:
             return {}
-        k0 = k1 - 2
-        piece, _ = _fit(bd.ts[k0:k1], bd.xy[k0:k1])
-        while k0 > 0 and bd.ts[k1 - 1] - bd.ts[k0 - 1] <= INCOMING_SPAN_S:
-            cand, res = _fit(bd.ts[k0 - 1 : k1], bd.xy[k0 - 1 : k1])
-            speed = float(np.linalg.norm(cand.vel(float(bd.ts[k1 - 1]))))
-            if res > FIT_TOL_MM + INCOMING_TOL_PER_MM_S * speed:
-                break
-            k0, piece = k0 - 1, cand
-        if k1 - k0 < 3:
-            return {}  # two samples fix no path through the noise
         t_hi = max(m.pieces[0].t0 for m in mvs)
-        tt = np.linspace(float(bd.ts[k1 - 1]), t_hi, 120)
+        tt = np.linspace(piece.t1, t_hi, 120)
         path = np.stack([piece.at(float(t)) for t in tt])
         out: dict[str, float] = {}
         for m in mvs:

@@ -62,9 +62,6 @@ MAX_SHIFT_S = 0.01  # the common time shift fitted per replay is clipped to this
 EMIT_FRAMES = 2.0  # contacts of a replay up to this many frames after the hit are kept
 MIN_AGREEMENT = 0.5  # weighted share of the replays that must hold a pair
 CONF_LO, CONF_HI = 0.55, 0.85  # confidence at MIN_AGREEMENT .. at full agreement
-INCOMING_SPAN_S = 0.25  # the striker's incoming piece spans at most this long ...
-INCOMING_TOL_MM = 6.0  # ... and fits its samples within this ...
-INCOMING_TOL_PER_MM_S = 0.002  # ... plus this per mm/s
 
 
 @dataclass
@@ -101,31 +98,9 @@ def _refined_anchor(bd, rest, start_mm: float) -> tuple[np.ndarray, float]:
     return xy.mean(axis=0), sig
 
 
-def _incoming(ex, o: str, t_rest: float):
-    """The striker's incoming piece (fitted back from its last sample at or before
-    ``t_rest``), or None."""
-    from luza.vision.events import _fit
-
-    bd = ex.data[o]
-    k1 = int(np.searchsorted(bd.ts, t_rest + 1e-6))
-    if k1 < 3:
-        return None
-    k0 = k1 - 2
-    piece, _ = _fit(bd.ts[k0:k1], bd.xy[k0:k1])
-    while k0 > 0 and bd.ts[k1 - 1] - bd.ts[k0 - 1] <= INCOMING_SPAN_S:
-        cand, res = _fit(bd.ts[k0 - 1 : k1], bd.xy[k0 - 1 : k1])
-        speed = float(np.linalg.norm(cand.vel(float(bd.ts[k1 - 1]))))
-        if res > INCOMING_TOL_MM + INCOMING_TOL_PER_MM_S * speed:
-            break
-        k0, piece = k0 - 1, cand
-    if k1 - k0 < 3:
-        return None
-    return piece
-
-
 def wave_input(ex, cl, striker: str) -> WaveInput | None:
     """Measured inputs of the wave a ``striker`` started in cluster ``cl`` (Moves)."""
-    from luza.vision.events import START_MM
+    from luza.vision.events import START_MM, incoming_piece
 
     R = ex.R
     t_hit = min(m.t_start for m in cl)
@@ -147,7 +122,7 @@ def wave_input(ex, cl, striker: str) -> WaveInput | None:
     members = {m.ball for m in cl}
     if not members <= set(rest):
         return None
-    piece = _incoming(ex, striker, t_rest)
+    piece = incoming_piece(ex.data[striker], t_rest)  # the extractor's own striker path
     if piece is None:
         return None
     # the first time the incoming path comes within two radii of a ball at rest
