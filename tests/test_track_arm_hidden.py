@@ -12,6 +12,7 @@ arm) may still be found far away as struck.
 from __future__ import annotations
 
 import numpy as np
+from track_helpers import class_row, detections
 
 from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
@@ -19,7 +20,6 @@ from luza.vision.track import BallTracker
 
 PROFILE = load_profile("kaisa-10ft")
 FPS = 30.0
-CLASSES = ("W1", "W2", "red", "K", "none")
 BALLS = {
     "W1": [900.0, 680.0],
     "W2": [2000.0, 1330.0],
@@ -34,18 +34,8 @@ BLOB_XY = [1110.0, 830.0]  # ~1 m from W2
 BACK_FRAME = 40  # the arm goes: W2 in view again
 
 
-def _row(cls: str) -> list[float]:
-    p = np.full(len(CLASSES), 0.01)
-    p[CLASSES.index(cls)] = 0.96
-    return list(p / p.sum())
-
-
 def _dets(f: int, pts, rows) -> Detections:
-    xy = np.asarray(pts, float).reshape(-1, 2)
-    return Detections(
-        f, f / FPS, 0.5 * xy, xy, np.full(len(xy), 10.0), np.full(len(xy), 0.9),
-        np.array(rows).reshape(len(xy), len(CLASSES)), CLASSES,
-    )  # fmt: skip
+    return detections(f, pts, rows, FPS)
 
 
 def _run(in_arm: bool, blob_row: list[float]):
@@ -59,7 +49,7 @@ def _run(in_arm: bool, blob_row: list[float]):
     for f in range(BACK_FRAME + 10):
         names = [b for b in BALLS if b != "W2" or not LOST_FRAME <= f < BACK_FRAME]
         pts = [BALLS[b] for b in names]
-        rows = [_row(CLASS_OF[b]) for b in names]
+        rows = [class_row(CLASS_OF[b]) for b in names]
         if BLOB_FRAME <= f < BACK_FRAME:
             pts.append(BLOB_XY)
             rows.append(blob_row)
@@ -70,7 +60,7 @@ def _run(in_arm: bool, blob_row: list[float]):
 
 def test_a_ball_hidden_under_an_arm_does_not_jump_to_a_blob_far_away():
     none_row = [0.1, 0.1, 0.02, 0.02, 0.76]  # the cue's shadow: 'none', a little white
-    for row in (none_row, _row("W2")):  # even a blob that looks like white 2
+    for row in (none_row, class_row("W2")):  # even a blob that looks like white 2
         w2 = _run(in_arm=True, blob_row=row)
         for f in range(BLOB_FRAME, BACK_FRAME):
             xy, seen = w2[f]
@@ -82,6 +72,6 @@ def test_a_ball_hidden_under_an_arm_does_not_jump_to_a_blob_far_away():
 
 def test_a_ball_lost_under_the_cue_may_still_be_found_struck_far_away():
     # no arm over its spot (the cue tip): a ball gone there may have been struck
-    w2 = _run(in_arm=False, blob_row=_row("W2"))
+    w2 = _run(in_arm=False, blob_row=class_row("W2"))
     xy, seen = w2[BLOB_FRAME]
     assert seen and np.linalg.norm(xy - BLOB_XY) < 5.0

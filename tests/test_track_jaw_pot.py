@@ -14,6 +14,7 @@ cushion away from the pockets, it is not.
 from __future__ import annotations
 
 import numpy as np
+from track_helpers import class_row, detections
 
 from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
@@ -22,7 +23,6 @@ from luza.vision.track import POCKET_NEAR_RADII, BallTracker, MotionModel
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
 FPS = 30.0
-CLASSES = ("W1", "W2", "red", "K", "none")
 OTHERS = {"W1": [1200.0, 860.0], "W2": [1170.0, 240.0], "K": [800.0, 1400.0], "R2": [600.0, 500.0]}
 CLASS_OF = {"W1": "W1", "W2": "W2", "K": "K", "R2": "red", "R1": "red"}
 START = np.array([2700.0, 1100.0])
@@ -30,18 +30,8 @@ SPEED_MM_S = 2500.0
 SEEN_TO_MM = 300.0  # seen rolling until this far from the cushion, then lost from view
 
 
-def _row(cls: str) -> list[float]:
-    p = np.full(len(CLASSES), 0.01)
-    p[CLASSES.index(cls)] = 0.96
-    return list(p / p.sum())
-
-
 def _dets(f: int, pts, rows) -> Detections:
-    xy = np.asarray(pts, float).reshape(-1, 2)
-    return Detections(
-        f, f / FPS, 0.5 * xy, xy, np.full(len(xy), 10.0), np.full(len(xy), 0.9),
-        np.array(rows).reshape(len(xy), len(CLASSES)), CLASSES,
-    )  # fmt: skip
+    return detections(f, pts, rows, FPS)
 
 
 def _roll_unseen_into(hit_y_mm: float):
@@ -65,11 +55,11 @@ def _roll_unseen_into(hit_y_mm: float):
             p, v = motion.predict(p, v, 1 / FPS)
         names = list(OTHERS)
         pts = [OTHERS[b] for b in names]
-        rows = [_row(CLASS_OF[b]) for b in names]
+        rows = [class_row(CLASS_OF[b]) for b in names]
         lost = lost or (f > 5 and (PROFILE.length_mm - R - p[0]) / u[0] <= SEEN_TO_MM)
         if not lost:
             pts.append(p)
-            rows.append(_row("red"))
+            rows.append(class_row("red"))
         out = tr.update(_dets(f, pts, rows))
         if f == 0:
             red = min(("R1", "R2"), key=lambda b: np.linalg.norm(tr.tracks[b].xy - START))

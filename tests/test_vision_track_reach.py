@@ -10,6 +10,7 @@ moved onto the wrist.
 from __future__ import annotations
 
 import numpy as np
+from track_helpers import class_row, detections
 
 from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
@@ -18,21 +19,10 @@ from luza.vision.track import BallTracker
 PROFILE = load_profile("kaisa-10ft")
 R = PROFILE.ball_radius_mm
 FPS = 30.0
-CLASSES = ("W1", "W2", "red", "K", "none")
-
-
-def _row(cls: str) -> list[float]:
-    p = np.full(len(CLASSES), 0.01)
-    p[CLASSES.index(cls)] = 0.96
-    return list(p / p.sum())
 
 
 def _dets(f: int, pts, rows) -> Detections:
-    xy = np.asarray(pts, float).reshape(-1, 2)
-    return Detections(
-        f, f / FPS, 0.5 * xy, xy, np.full(len(xy), 10.0), np.full(len(xy), 0.9),
-        np.array(rows).reshape(len(xy), len(CLASSES)), CLASSES,
-    )  # fmt: skip
+    return detections(f, pts, rows, FPS)
 
 
 OTHERS = {
@@ -59,13 +49,13 @@ def _run(wrist_row):
         s = s0 * t - 0.5 * decel * t * t
         p = START + u * s
         pts = [OTHERS[b] for b in OTHERS]
-        rows = [_row(b if b in ("W1", "W2", "K") else "red") for b in OTHERS]
+        rows = [class_row(b if b in ("W1", "W2", "K") else "red") for b in OTHERS]
         if f == hand_frame:  # the red under the hand, the wrist ahead of it
             pts.append(p + u * (s0 / FPS + WRIST_AHEAD_MM))
             rows.append(wrist_row)
         else:
             pts.append(p)
-            rows.append(_row("red"))
+            rows.append(class_row("red"))
         out = tr.update(_dets(f, pts, rows))
         if f == 0:
             red = min(("R1", "R2"), key=lambda b: np.linalg.norm(tr.tracks[b].xy - p))
@@ -83,7 +73,7 @@ def test_a_rolling_ball_alone_is_not_moved_onto_a_blob_far_ahead():
 
 
 def test_even_a_blob_that_looks_red_is_out_of_a_lone_balls_reach():
-    worst, red, out, p = _run(_row("red"))
+    worst, red, out, p = _run(class_row("red"))
     assert worst < 20.0, f"the red was reported {worst:.0f} mm from where it rolls"
 
 
@@ -98,18 +88,20 @@ def test_a_ball_just_struck_forward_is_not_found_behind_where_it_was():
     pts0, cls0 = list(others.values()), ["W2", "K", "red"]
     red0 = np.array([1000.0, 700.0])
     white0 = red0 - [300.0, 0.0]
-    rows = [_row(c) for c in cls0]
+    rows = [class_row(c) for c in cls0]
     f = 0
     for f in range(5):  # at rest
-        tr.update(_dets(f, [*pts0, white0, red0], [*rows, _row("W1"), _row("red")]))
+        tr.update(_dets(f, [*pts0, white0, red0], [*rows, class_row("W1"), class_row("red")]))
     red = min(("R1", "R2"), key=lambda b: np.linalg.norm(tr.tracks[b].xy - red0))
     # the white rolls into the red (2 m/s), which goes on at 1.8 m/s
     w = white0.copy()
     for f in range(5, 9):
         w = w + [2000.0 / FPS, 0.0]
-        tr.update(_dets(f, [*pts0, w, red0], [*rows, _row("W1"), _row("red")]))
+        tr.update(_dets(f, [*pts0, w, red0], [*rows, class_row("W1"), class_row("red")]))
     red1 = red0 + [1800.0 / FPS, 0.0]
-    tr.update(_dets(9, [*pts0, w + [5.0, 0.0], red1], [*rows, _row("W1"), _row("red")]))
+    tr.update(_dets(9, [*pts0, w + [5.0, 0.0], red1], [*rows, class_row("W1"), class_row("red")]))
     hand = red1 - [380.0, 30.0]
-    out = tr.update(_dets(10, [*pts0, w + [8.0, 0.0], hand], [*rows, _row("W1"), _row("red")]))
+    out = tr.update(
+        _dets(10, [*pts0, w + [8.0, 0.0], hand], [*rows, class_row("W1"), class_row("red")])
+    )
     assert np.linalg.norm(np.subtract(out.positions[red], hand)) > 200, "the red went back"

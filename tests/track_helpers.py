@@ -1,0 +1,25 @@
+"""Hand-made detections for tracker tests: a confident class row, a frame's Detections."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from luza.vision.detections import Detections
+
+CLASSES = ("W1", "W2", "red", "K", "none")  # the Five Ball classifier's outputs
+
+
+def class_row(cls: str) -> list[float]:
+    """Class probabilities that read ``cls`` with 0.96 (the rest 0.01 each, normalised)."""
+    p = np.full(len(CLASSES), 0.01)
+    p[CLASSES.index(cls)] = 0.96
+    return list(p / p.sum())
+
+
+def detections(f: int, pts, rows, fps: float) -> Detections:
+    """Frame ``f``'s detections at table points ``pts`` (mm) with class ``rows``."""
+    xy = np.asarray(pts, float).reshape(-1, 2)
+    return Detections(
+        f, f / fps, 0.5 * xy, xy, np.full(len(xy), 10.0), np.full(len(xy), 0.9),
+        np.array(rows).reshape(len(xy), len(CLASSES)), CLASSES,
+    )  # fmt: skip
