@@ -98,6 +98,11 @@ RACK_FILL_MIN = 10  # Free Pyramid: this many rack slots filled at the start is 
 # taken by hand must be removed before the next stroke (the bundled fp-penalty clip
 # ends 1.6 s after the take; 3 s lost its ball_removed)
 STRUCK_GONE_S = 1.2
+# A ball found still within this of the mouth of a pocket a ball went into during the same
+# shot rattled out of it (ball radii): it takes that ball's id back, even when it reads as
+# another class -- if its own class has no free id and it does not read as "none"
+RATTLE_OUT_RADII = 6.0
+RATTLE_OUT_MAX_NONE = 0.5
 
 
 # Which detection class each ball id has.
@@ -307,6 +312,7 @@ class BallTracker:
         self._pending: list[tuple[np.ndarray, str, int, float]] = []  # xy, cls, count, t
         self.table_still_since: float | None = None
         self.in_shot = False
+        self.shot_start_t = -math.inf
         self.started = False
         self._last_match: dict[str, int] = {}
         self._last_xy: np.ndarray | None = None
@@ -974,6 +980,7 @@ class BallTracker:
     def _started_moving(self, tr: Track, det: Detections, events: list[Event]) -> None:
         if not self.in_shot:
             self.in_shot = True
+            self.shot_start_t = det.t
             events.append(make("shot_start", det.t, det.frame, 0.9, cue_ball=tr.ball))
 
     def _miss(self, tr: Track, pred, det: Detections, events: list[Event]) -> None:
@@ -1077,11 +1084,7 @@ class BallTracker:
             if hit is not None:
                 self._pending[hit] = None  # consumed
             if n >= PLACE_CONFIRM_FRAMES and det.t - t_first >= PLACE_CONFIRM_S:
-                free = [
-                    tr
-                    for tr in self.tracks.values()
-                    if tr.cls == c and tr.state in ("pocketed", "off")
-                ]
+                free = self._free_ids(c, z, det, j)
                 if free:
                     tr = free[0]
                     tr.state, tr.xy, tr.v = "table", z.copy(), np.zeros(2)
@@ -1094,6 +1097,36 @@ class BallTracker:
             still_pending.append((anchor, c, n, det.t, t_first))
         self._pending = [p for p in self._pending if p is not None and det.t - p[3] < 0.2]
         self._pending += still_pending
+
+    def _free_ids(self, c: str, z: np.ndarray, det: Detections, j: int) -> list[Track]:
+        """The free ids (pocketed or off) a new still ball of class ``c`` at ``z`` may
+        take, best first: its own class's, a ball that rattled out of a pocket it went
+        into during this shot first (a ball that rattles out is not pocketed).  When its
+        class has none free, a ball that rattled out may be one the tracker had under
+        another class (a red pool ball followed as an ivory one): the pocketed ball
+        nearest it, if the detection does not read as "none" (a hand)."""
+        free = [tr for tr in self.tracks.values() if tr.state in ("pocketed", "off")]
+        rattled = []
+        if self.in_shot:
+            name, d_mouth = self.motion.nearest_pocket(z)
+            if d_mouth < RATTLE_OUT_RADII * self.R:
+                rattled = [
+                    tr
+                    for tr in free
+                    if tr.state == "pocketed"
+                    and tr.pocket == name
+                    and tr.last_seen_t >= self.shot_start_t
+                ]
+        near = sorted(rattled, key=lambda tr: float(np.hypot(*(tr.xy - z))))
+        own = [tr for tr in free if tr.cls == c]
+        if own:
+            first = {tr.ball for tr in near}
+            return sorted(own, key=lambda tr: tr.ball not in first)
+        classes = tuple(det.classes)
+        if not near or "none" not in classes or len(det.cls_prob) <= j:
+            return []
+        p_none = float(det.cls_prob[j][classes.index("none")])
+        return near if p_none < RATTLE_OUT_MAX_NONE else []
 
     def _table_rest(self, det: Detections, events: list[Event]) -> None:
         live = [tr for tr in self.tracks.values() if tr.state == "table"]
