@@ -62,6 +62,7 @@ from luza.calibration.profiles import TableProfile
 from luza.errors import LuzaError
 from luza.events import Event, make
 from luza.physics.params import build_geometry
+from luza.vision.track import RATTLE_OUT_RADII
 
 # -- tunables (units in the names) --------------------------------------------
 START_MM = 5.0  # a ball further than this from its rest anchor (twice running) moves
@@ -950,7 +951,8 @@ class EventExtractor:
                 mv.shot = k
         for s in shots:
             cands += self._shot_events(s)
-        cands = self._struck_into_pockets(cands + self._hand_events(init, shots))
+        hand = self._hand_events(init, shots)
+        cands = self._struck_into_pockets(self._rattled_out(cands, hand, shots))
         # the stream: table_state, then everything in time order (clamped into place)
         events = [make("table_state", t_first, int(self.F[0]), 1.0, game=self.game, positions=init)]
         cands.sort(key=lambda c: (c.t, _ORDER.get(c.type, 5)))
@@ -1945,6 +1947,44 @@ class EventExtractor:
                     c = _Cand("pocket", t_last + self.dt, 0.6, {"ball": b, "pocket": name})
             out.append(c)
         return out
+
+    def _rattled_out(self, cands: list[_Cand], hand: list[_Cand], shots: list[dict]) -> list:
+        """A ball pocketed by a stroke and found lying beside that pocket (within
+        ``RATTLE_OUT_RADII`` of its mouth) before the stroke ended came back out of it (a
+        ball that rattles out is not pocketed): the tracker lost it in the jaws and gave
+        its id back when it lay still.  Its ``pocket`` becomes a ``bounce_out`` and its
+        ``ball_placed`` after the shot goes (the james-ecd break's red in the middle
+        pocket)."""
+        pots = {c.data["ball"]: c for c in cands if c.type == "pocket"}
+        drop: set[int] = set()
+        out_hand = []
+        for h in hand:
+            pot = pots.get(h.data.get("ball")) if h.type == "ball_placed" else None
+            if pot is None:
+                out_hand.append(h)
+                continue
+            b, name = pot.data["ball"], pot.data["pocket"]
+            rest = next(
+                (r for r in self.data[b].rests if r.t0 > pot.t and _r(r.anchor) == h.data["pos"]),
+                None,
+            )
+            shot = next(
+                (s for s in shots if s["t_start"] - 1e-6 <= pot.t <= s["t_end_event"] + 1e-6),
+                None,
+            )
+            mouth = self.pockets[name].mouth_centre
+            near = (
+                rest is not None
+                and shot is not None
+                and rest.t0 <= shot["t_end_event"] + 1e-6
+                and math.dist(rest.anchor, mouth) < RATTLE_OUT_RADII * self.R
+            )
+            if not near:
+                out_hand.append(h)
+                continue
+            drop.add(id(pot))
+            out_hand.append(_Cand("bounce_out", rest.t0, 0.6, {"ball": b, "pocket": name}))
+        return [c for c in cands if id(c) not in drop] + out_hand
 
     def _hand_events(self, init: dict[str, list[float]], shots: list[dict]) -> list[_Cand]:
         """Placings, removals and nudges outside the strokes."""
