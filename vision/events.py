@@ -95,6 +95,7 @@ EXTRAPOLATE_S = 0.12  # how far a vanished ball's last piece is followed
 LAG_WINDOW_S = 0.4  # two balls set moving within this, far apart: a lag
 STROKE_MIN_SPEED_MM_S = 60.0  # slower than this outside a shot: a nudge, not a stroke
 CREEP_MERGE_S = 0.6  # a ball of the last shot moving again this soon: still that shot
+ROLL_TAIL_COS = 0.5  # ... and going on within 60 degrees of the way it rolled: its own roll
 LINE_HYSTERESIS_MM = 1.5
 LOW_CONFIDENCE = 0.6
 DEDUPE_MIN_S = 0.05  # the same contact found twice this close in time is one
@@ -1165,7 +1166,7 @@ class EventExtractor:
                 out.append(_Cand("collision", t, conf, {"a": other, "b": mv.ball, "pos": mid}))
                 if po is not None:
                     out += self._struck_into_cushion(mv, po, t)
-            else:
+            elif not self._roll_tail(mv):
                 a0 = mv.anchor0 if mv.anchor0 is not None else mv.pieces[0].at(mv.pieces[0].t0)
                 out.append(_Cand("ball_moved", mv.t_start, 0.5, {"ball": mv.ball, "pos": _r(a0)}))
         # breaks inside each move (balls of a cluster just broken up separate slowly
@@ -1947,6 +1948,33 @@ class EventExtractor:
                     c = _Cand("pocket", t_last + self.dt, 0.6, {"ball": b, "pocket": name})
             out.append(c)
         return out
+
+    def _roll_tail(self, mv: Move) -> bool:
+        """Whether move ``mv``, which nothing struck, is the tail of the ball's own roll: it
+        came to rest less than ``CREEP_MERGE_S`` before, sets off slower than
+        ``3 * STROKE_MIN_SPEED_MM_S`` and goes on the way it was rolling (a ball creeping
+        to a stop looks still for a moment in a real camera's noise).  A ball moved by
+        nothing starts from a real rest, or another way (LukasSeglias video_12's white)."""
+        if mv.anchor0 is None or mv.anchor1 is None or not mv.pieces:
+            return False
+        prev = [
+            m
+            for m in self.data[mv.ball].moves
+            if m is not mv and m.end == "rest" and m.anchor1 is not None and m.t_end <= mv.t_start
+        ]
+        if not prev:
+            return False
+        p = max(prev, key=lambda m: m.t_end)
+        speed0 = float(np.linalg.norm(mv.pieces[0].vel(mv.pieces[0].t0)))
+        if mv.t_start - p.t_end > CREEP_MERGE_S or speed0 >= 3 * STROKE_MIN_SPEED_MM_S:
+            return False
+        last = next((pc for pc in reversed(p.pieces) if pc.n >= 2), None)
+        if last is None:
+            return False
+        was = p.anchor1 - last.at(last.t0)
+        now = mv.anchor1 - mv.anchor0
+        nw, nn = float(np.linalg.norm(was)), float(np.linalg.norm(now))
+        return nw > 0 and nn > 0 and float(was @ now) > ROLL_TAIL_COS * nw * nn
 
     def _rattled_out(self, cands: list[_Cand], hand: list[_Cand], shots: list[dict]) -> list:
         """A ball pocketed by a stroke and found lying beside that pocket (within
