@@ -179,14 +179,15 @@ def _parted(rest: dict[str, np.ndarray], min_d: float) -> dict[str, np.ndarray]:
     return {b: P[k] for k, b in enumerate(names)}
 
 
-def find_striker(ex, cl) -> str | None:
-    """A ball moving when cluster ``cl`` started, not in it, that comes closest to a
-    member from a frame before to three after (within a radius and 60 mm of touching)."""
+def find_striker(ex, cl, exclude: frozenset = frozenset()) -> str | None:
+    """A ball moving when cluster ``cl`` started, not in it (nor in ``exclude``), that
+    comes closest to a member from a frame before to three after (within a radius and
+    60 mm of touching)."""
     t_hit = min(m.t_start for m in cl)
     members = {m.ball for m in cl}
     best, bd_ = None, math.inf
     for b, bd in ex.data.items():
-        if b in members:
+        if b in members or b in exclude:
             continue
         if not any(m.t_start < t_hit - ex.dt and m.t_end > t_hit for m in bd.moves):
             continue
@@ -318,6 +319,13 @@ def cluster_collisions(ex, cl, striker: str | None) -> list | None:
     if striker is None:
         return None
     res = replay_cluster(ex, cl, striker)
+    if res is None and len(cl) >= MIN_MEMBERS:
+        # the ball the extractor named cannot have broken it (no incoming path at speed:
+        # a rack ball creeping at 4 mm/s before the break, named because it was moving,
+        # dev seed fp-multi/80 at 60 fps): the moving ball that comes closest instead
+        alt = find_striker(ex, cl, exclude=frozenset((striker,)))
+        if alt is not None:
+            striker, res = alt, replay_cluster(ex, cl, alt)
     if res is None or not res.pairs:
         return None
     out = []
