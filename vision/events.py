@@ -120,6 +120,9 @@ REVERSAL_TOL_MM = 5.0  # the two lines meet within this of a zero gap (a touch)
 PAIR_NEAR_MM = 15.0  # two balls this close (beyond touching) are looked at ...
 PAIR_TOL_MM = 6.0  # ... their gap's falling and rising lines meet within this of zero
 PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is that one
+PAIR_FIT_NEAR_MM = 15.0  # a collision is timed again from the pair's gap samples this close ...
+PAIR_FIT_SPAN_S = 0.4  # ... within this of it (at least TOUCH_FIT_MIN_SAMPLES each side)
+PAIR_FIT_MAX_SHIFT_S = 0.2  # ... when the gap's vertex lies at most this far from it
 STRUCK_BOUNCE_FRAMES = 3.0  # a struck ball's first piece this soon after the hit ...
 STRUCK_MIN_COS = 0.6  # ... followed back to a nose the ball was struck towards ...
 STRUCK_WAY_TOL_MM = 10.0  # ... with any sample before it this close to the way in
@@ -1150,6 +1153,7 @@ class EventExtractor:
 
         for cl in clusters:
             out += self._cluster_contacts(cl, hits)
+        seen_from = len(out)  # the contacts seen on the open table from here
         for mv in mvs:
             if mv in starts or id(mv) in in_cluster:
                 continue
@@ -1204,6 +1208,7 @@ class EventExtractor:
                     ]
                     t_touch = near[0] if near else mv.t_end
                     out.append(_Cand("cushion", t_touch, 0.5, hit[1]))
+        out[seen_from:] = [self._pair_retimed(c, t0) for c in out[seen_from:]]
         out += self._pair_reversals(mvs, s["t_end"], out, same_cluster_soon)
         out = _dedupe(
             out,
@@ -1390,6 +1395,54 @@ class EventExtractor:
                     fields = {"a": first, "b": second, "pos": _r(0.5 * (pa + pb))}
                     out.append(_Cand("collision", t_c, 0.75, fields))
         return out
+
+    def _pair_gap(self, a: str, b: str, t_c: float, span_s: float):
+        """Times and gaps (centre distance minus two radii) of balls ``a`` and ``b`` on
+        the frames both are seen within ``span_s`` of ``t_c``."""
+        da, db = self.data[a], self.data[b]
+        ka = np.nonzero(np.abs(da.ts - t_c) <= span_s)[0]
+        kb = np.nonzero(np.abs(db.ts - t_c) <= span_s)[0]
+        _, ia, ib = np.intersect1d(
+            da.frames[ka], db.frames[kb], assume_unique=True, return_indices=True
+        )
+        gap = np.linalg.norm(db.xy[kb[ib]] - da.xy[ka[ia]], axis=1) - 2 * self.R
+        return da.ts[ka[ia]], gap
+
+    def _pair_touch_time(self, a: str, b: str, t_c: float) -> float | None:
+        """When balls ``a`` and ``b`` touched near ``t_c``, from their gap on the frames
+        both are seen: two lines meeting at one point, falling then rising (each at
+        ``REVERSAL_MIN_MM_S`` or more), fitted to the run of samples within
+        ``PAIR_FIT_NEAR_MM`` nearest ``t_c``; their vertex, when it lies within
+        ``PAIR_TOL_MM`` of a zero gap and ``PAIR_FIT_MAX_SHIFT_S`` of ``t_c``.  None
+        when the gap shows no such touch.
+
+        A slow or glancing hit bends a path so little that its break, and the time a
+        piece followed on reaches two radii of a ball at rest, fall frames off; the
+        pair's own gap falls to zero at the touch and rises as the balls part."""
+        ts, gap = self._pair_gap(a, b, t_c, PAIR_FIT_SPAN_S)
+        near = np.concatenate([[False], gap <= PAIR_FIT_NEAR_MM, [False]])
+        edges = np.nonzero(np.diff(near.astype(int)))[0]  # runs [start, end)
+        runs = list(zip(edges[::2], edges[1::2], strict=True))
+        if not runs:
+            return None
+        lo, hi = min(runs, key=lambda r: max(ts[r[0]] - t_c, t_c - ts[r[1] - 1], 0.0))
+        fit = _v_fit(ts[lo:hi], gap[lo:hi], TOUCH_FIT_MIN_SAMPLES)
+        if fit is None:
+            return None
+        tv, g0, v_in, v_out = fit
+        if v_in > -REVERSAL_MIN_MM_S or v_out < REVERSAL_MIN_MM_S or abs(g0) > PAIR_TOL_MM:
+            return None
+        return tv if abs(tv - t_c) <= PAIR_FIT_MAX_SHIFT_S else None
+
+    def _pair_retimed(self, c: _Cand, t0: float) -> _Cand:
+        """A collision seen on the open table, timed again by ``_pair_touch_time`` (not
+        before the stroke's start ``t0``)."""
+        if c.type != "collision":
+            return c
+        tv = self._pair_touch_time(c.data["a"], c.data["b"], c.t)
+        if tv is None:
+            return c
+        return _Cand(c.type, max(tv, t0), c.conf, c.data, c.gap)
 
     def _struck_into_cushion(self, mv: Move, striker_at: np.ndarray, t_hit: float) -> list:
         """A ball struck at rest next to a cushion that meets it within the frame gap
@@ -2105,6 +2158,24 @@ def _run_minima(col: np.ndarray, near_mm: float) -> list[int]:
     near = np.concatenate([[False], col <= near_mm, [False]])
     edges = np.flatnonzero(np.diff(near.astype(np.int8)))
     return [int(k + np.argmin(col[k:e])) for k, e in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def _v_fit(tw: np.ndarray, gw: np.ndarray, n_min: int):
+    """Two lines meeting at one point fitted to a gap over time: (vertex time, gap
+    there, slope before, slope after), the vertex scanned in eighths of a sample
+    interval with at least ``n_min`` samples on each side; None from fewer than
+    ``2 n_min`` samples."""
+    if len(tw) < 2 * n_min:
+        return None
+    best = None
+    for tv in np.linspace(tw[n_min - 1], tw[-n_min], 8 * (len(tw) - 2 * n_min + 1) + 1):
+        m = np.stack([np.ones_like(tw), np.minimum(tw - tv, 0.0), np.maximum(tw - tv, 0.0)], 1)
+        sol, *_ = np.linalg.lstsq(m, gw, rcond=None)
+        res = float(np.sum((m @ sol - gw) ** 2))
+        if best is None or res < best[0]:
+            best = (res, float(tv), sol)
+    _, tv, (g0, v_in, v_out) = best
+    return tv, float(g0), float(v_in), float(v_out)
 
 
 def _r(p) -> list[float]:
