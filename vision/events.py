@@ -128,6 +128,7 @@ TOUCH_FIT_NEAR_MM = 15.0  # the samples this close to the nose around the touch 
 TOUCH_FIT_SPAN_S = 0.4  # ... within this of it ...
 TOUCH_FIT_MIN_SAMPLES = 3  # ... at least this many on each side of the vertex ...
 TOUCH_FIT_MAX_MM_S = 300.0  # ... only when the ball meets the nose slower than this
+NOSE_END_LOOK_FRAMES = 1.0  # a nose touch's path meeting its line this soon past its end
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
 JAW_SAME_SIDE_COS = 0.7  # ... the same side: normals this close (cosine)
 UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
@@ -657,6 +658,8 @@ class EventExtractor:
 
         fwd = fwd if pushed_away(fwd) else None
         bwd = bwd if pushed_away(bwd) else None
+        fwd = self._nose_or_jaw(p, fwd, True)
+        bwd = self._nose_or_jaw(q, bwd, False)
         out = []
         if fwd is not None:
             out.append(fwd)
@@ -672,6 +675,35 @@ class EventExtractor:
             if mutual is not None:
                 out.append(mutual)
         return out
+
+    def _nose_or_jaw(self, pc: Piece, hit, forward: bool):
+        """A nose touch found at a break by a ball running nearly along the nose (within
+        the contact slack of its line) whose path meets the line itself only past the
+        nose's end (by more than ``REVERSAL_EDGE_MM``), within ``NOSE_END_LOOK_FRAMES``:
+        there the jaw rounding tangent to the nose's end is what it meets (a ball
+        running along a cushion into a corner pocket); the contact is that jaw's, where
+        the path meets the line."""
+        if hit is None or hit[1] != "cushion":
+            return hit
+        name = hit[2]["cushion"]
+        g = self.geom
+        if name.startswith("jaw:") or name not in g.seg_name:
+            return hit
+        j = g.seg_name.index(name)
+        sign = 1.0 if forward else -1.0
+        for t in hit[0] + sign * np.linspace(0.0, NOSE_END_LOOK_FRAMES * self.dt, 25):
+            c = pc.at(float(t))
+            rel = c - g.seg_a[j]
+            if float(rel @ g.seg_n[j]) - self.R > 0.0:
+                continue
+            along = float(rel @ g.seg_d[j])
+            if -REVERSAL_EDGE_MM <= along <= g.seg_len[j] + REVERSAL_EDGE_MM:
+                return hit  # it meets the nose itself (or too near its end to tell)
+            end = g.seg_a[j] + (g.seg_d[j] * g.seg_len[j] if along > 0 else 0.0)
+            k = int(np.argmin(np.hypot(*(g.circ_c - end).T)))
+            fields = {"ball": hit[2]["ball"], "cushion": g.circ_name[k], "pos": _r(c)}
+            return (float(t), "cushion", fields, 0.8)
+        return hit
 
     def _mutual_bend(self, ball: str, p: Piece, q: Piece, dvec: np.ndarray):
         """Two balls bending within ``MUTUAL_BEND_FRAMES`` of each other where their
