@@ -133,6 +133,9 @@ TOUCH_FIT_NEAR_MM = 15.0  # the samples this close to the nose around the touch 
 TOUCH_FIT_SPAN_S = 0.4  # ... within this of it ...
 TOUCH_FIT_MIN_SAMPLES = 3  # ... at least this many on each side of the vertex ...
 TOUCH_FIT_MAX_MM_S = 300.0  # ... only when the ball meets the nose slower than this
+CREEP_IN_MIN_MM_S = 8.0  # a ball 'at rest' over a drop hole drifting into it this fast ...
+CREEP_IN_MIN_COS = 0.7  # ... towards the hole's centre, then gone: it crept in (a pot)
+NOSE_END_LOOK_FRAMES = 1.0  # a nose touch's path meeting its line this soon past its end
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
 JAW_SAME_SIDE_COS = 0.7  # ... the same side: normals this close (cosine)
 UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
@@ -533,6 +536,40 @@ class EventExtractor:
             return name
         return None
 
+    def over_drop(self, p: np.ndarray) -> str | None:
+        """The pocket whose drop hole lies under a ball centred at ``p``: past the bed's
+        edge, where a ball cannot stay (it falls, or hangs on the lip)."""
+        g = self.geom
+        d = np.hypot(*(g.drop_c - np.asarray(p, dtype=float)).T) - g.drop_r
+        k = int(np.argmin(d))
+        return g.pocket_names[k] if d[k] < 0.0 else None
+
+    def _crept_in(self, bd: BallData) -> None:
+        """A ball that ends its last move 'at rest', drifts on towards the centre of a
+        drop hole (at least ``CREEP_IN_MIN_MM_S``: slower than a rest's spread tells),
+        is last seen over it and never again, crept into the pocket: its move runs on to its
+        last sample and ends vanishing (a pot), instead of a rest and a hand taking the
+        ball away."""
+        if bd.absent_after is None or not bd.moves or not bd.rests:
+            return
+        mv, r = bd.moves[-1], bd.rests[-1]
+        t_end = float(bd.ts[mv.idx[-1]])  # (the move is not fitted yet)
+        if mv.end != "rest" or mv.anchor1 is None or r.t0 < t_end - 1e-9:
+            return
+        k = np.nonzero(bd.ts > t_end + 1e-9)[0]
+        if len(k) < REST_MIN_SAMPLES or float(bd.ts[-1]) > r.t1 + 1e-9:
+            return
+        vel, p0 = np.polyfit(bd.ts[k] - bd.ts[-1], bd.xy[k], 1)  # p0: where last seen
+        pocket = self.over_drop(p0)
+        if pocket is None or np.linalg.norm(vel) < CREEP_IN_MIN_MM_S:
+            return
+        hole = self.geom.drop_c[self.geom.pocket_names.index(pocket)]
+        if _cos(vel, hole - p0) < CREEP_IN_MIN_COS:
+            return
+        mv.idx = list(mv.idx) + [int(i) for i in k if i not in mv.idx]
+        mv.end, mv.anchor1 = "vanish", None
+        bd.rests.pop()
+
     # -- main -----------------------------------------------------------
     def extract(self, frames: Sequence[FrameObs]) -> list[Event]:
         if not frames:
@@ -550,6 +587,7 @@ class EventExtractor:
         self.data = {b: _ball_data(frames, b) for b in balls}
         for bd in self.data.values():
             split_motion(bd, self.dt)
+            self._crept_in(bd)
             for mv in bd.moves:
                 self._fit_move(bd, mv)
             tl = [("rest", r.t0, r) for r in bd.rests] + [("move", m.t_start, m) for m in bd.moves]
@@ -662,6 +700,8 @@ class EventExtractor:
 
         fwd = fwd if pushed_away(fwd) else None
         bwd = bwd if pushed_away(bwd) else None
+        fwd = self._nose_or_jaw(p, fwd, True)
+        bwd = self._nose_or_jaw(q, bwd, False)
         out = []
         if fwd is not None:
             out.append(fwd)
@@ -677,6 +717,35 @@ class EventExtractor:
             if mutual is not None:
                 out.append(mutual)
         return out
+
+    def _nose_or_jaw(self, pc: Piece, hit, forward: bool):
+        """A nose touch found at a break by a ball running nearly along the nose (within
+        the contact slack of its line) whose path meets the line itself only past the
+        nose's end (by more than ``REVERSAL_EDGE_MM``), within ``NOSE_END_LOOK_FRAMES``:
+        there the jaw rounding tangent to the nose's end is what it meets (a ball
+        running along a cushion into a corner pocket); the contact is that jaw's, where
+        the path meets the line."""
+        if hit is None or hit[1] != "cushion":
+            return hit
+        name = hit[2]["cushion"]
+        g = self.geom
+        if name.startswith("jaw:") or name not in g.seg_name:
+            return hit
+        j = g.seg_name.index(name)
+        sign = 1.0 if forward else -1.0
+        for t in hit[0] + sign * np.linspace(0.0, NOSE_END_LOOK_FRAMES * self.dt, 25):
+            c = pc.at(float(t))
+            rel = c - g.seg_a[j]
+            if float(rel @ g.seg_n[j]) - self.R > 0.0:
+                continue
+            along = float(rel @ g.seg_d[j])
+            if -REVERSAL_EDGE_MM <= along <= g.seg_len[j] + REVERSAL_EDGE_MM:
+                return hit  # it meets the nose itself (or too near its end to tell)
+            end = g.seg_a[j] + (g.seg_d[j] * g.seg_len[j] if along > 0 else 0.0)
+            k = int(np.argmin(np.hypot(*(g.circ_c - end).T)))
+            fields = {"ball": hit[2]["ball"], "cushion": g.circ_name[k], "pos": _r(c)}
+            return (float(t), "cushion", fields, 0.8)
+        return hit
 
     def _mutual_bend(self, ball: str, p: Piece, q: Piece, dvec: np.ndarray):
         """Two balls bending within ``MUTUAL_BEND_FRAMES`` of each other where their
@@ -1881,7 +1950,9 @@ class EventExtractor:
                 inside = None
         if mv.end == "rest":
             name = self.in_mouth_zone(mv.anchor1)
-            if name is not None and self.mouth_depth(mv.anchor1, name) > 0.0:
+            if name is None or self.mouth_depth(mv.anchor1, name) <= 0.0:
+                name = self.over_drop(mv.anchor1)  # on the lip of the drop hole
+            if name is not None:
                 out.append(_Cand("hang", mv.t_end, 0.7, {"ball": mv.ball, "pocket": name}))
             return out
         if mv.end != "vanish":
@@ -2104,7 +2175,9 @@ class EventExtractor:
                     continue  # pocketed / off the table (shot events)
                 r = bd.rests[-1] if bd.rests else None
                 pocket = self.in_mouth_zone(r.anchor) if r is not None else None
-                if pocket is not None and self.mouth_depth(r.anchor, pocket) > 0.0:
+                if r is not None and (pocket is None or self.mouth_depth(r.anchor, pocket) <= 0):
+                    pocket = self.over_drop(r.anchor)  # on the lip of the drop hole
+                if pocket is not None:
                     t = t_last
                     out.append(_Cand("hang_fall", t, 0.7, {"ball": b, "pocket": pocket}))
                     continue
