@@ -1570,18 +1570,10 @@ class EventExtractor:
             lo -= 1
         while hi + 1 < len(ts) and near[hi + 1]:
             hi += 1
-        tw, gw = ts[lo : hi + 1], gap[lo : hi + 1]
-        n_min = TOUCH_FIT_MIN_SAMPLES
-        if len(tw) < 2 * n_min:
+        fit = _v_fit(ts[lo : hi + 1], gap[lo : hi + 1], TOUCH_FIT_MIN_SAMPLES)
+        if fit is None:
             return t_c, fields
-        best = None
-        for tv in np.linspace(tw[n_min - 1], tw[-n_min], 8 * (len(tw) - 2 * n_min + 1) + 1):
-            a = np.stack([np.ones_like(tw), np.minimum(tw - tv, 0.0), np.maximum(tw - tv, 0.0)], 1)
-            sol, *_ = np.linalg.lstsq(a, gw, rcond=None)
-            res = float(np.sum((a @ sol - gw) ** 2))
-            if best is None or res < best[0]:
-                best = (res, float(tv), sol)
-        _, tv, (g0, v_in, v_out) = best
+        tv, g0, v_in, v_out = fit
         if not (-TOUCH_FIT_MAX_MM_S <= v_in < 0.0 < v_out) or abs(g0) > REVERSAL_TOL_MM:
             return t_c, fields
         f = float(np.interp(tv, ts, np.arange(len(ts))))
