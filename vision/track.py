@@ -103,6 +103,11 @@ STRUCK_GONE_S = 1.2
 # another class -- if its own class has no free id and it does not read as "none"
 RATTLE_OUT_RADII = 6.0
 RATTLE_OUT_MAX_NONE = 0.5
+# A still ball under a hand (its spot in a player's arm) is not struck by the hand: a blob
+# in that arm without a crisp rim (below this detector score) is the hand's as much as the
+# ball's -- within the rest gate a view of the ball that does not move it, beyond it none.
+# A hand taking a penalty ball drew it away: a false shot_start, the ball off the table.
+HAND_BLOB_MAX_SCORE = 0.7
 
 
 # Which detection class each ball id has.
@@ -572,6 +577,7 @@ class BallTracker:
                     d = float(np.linalg.norm(det.xy_mm[j] - p))
                     if d <= (self.reach_mm(tr, since, True) if streak[j] else reach):
                         C[i, jj] = d + cls_cost[ti, j] + 2 * self.R
+            self._hands_hold(rest_tr, det, C, rest_det)
             r, c = linear_sum_assignment(C)
             for i, jj in zip(r, c, strict=True):
                 if C[i, jj] < 1e5:
@@ -581,7 +587,10 @@ class BallTracker:
         for tr in live:
             if tr.ball in matched:
                 j = matched[tr.ball]
-                self._apply(tr, det.xy_mm[j], pred[tr.ball], dt, det, events)
+                z = det.xy_mm[j]
+                if self._hand_blob(tr, det, j):
+                    z = tr.xy.copy()  # the hand over it, in place: it stays where it lay
+                self._apply(tr, z, pred[tr.ball], dt, det, events)
                 self._evidence(tr, det, j)
                 visible.add(tr.ball)
             else:
@@ -597,6 +606,31 @@ class BallTracker:
         self.rows_taken[rows[sorted(matched_det)]] = True
         self._last_n_unmatched = n_det - len(matched_det)
         return self._output(det, events, visible)
+
+    def _hand_blob(self, tr: Track, det: Detections, j: int) -> bool:
+        """Whether detection ``j`` off the spot of still ball ``tr`` is a blob of the hand
+        over that spot: no crisp rim (score below ``HAND_BLOB_MAX_SCORE``), not a streak,
+        the ball's spot and the blob both in a player's arm."""
+        if self.in_arm is None or det.score[j] >= HAND_BLOB_MAX_SCORE or det.is_streak[j]:
+            return False
+        if tr.speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving):
+            return False
+        if tr.provisional_until is not None:
+            return False  # matched only in place already
+        if float(np.linalg.norm(det.xy_mm[j] - tr.xy)) <= STILL_DRIFT_MM:
+            return False
+        return bool(self.in_arm(tr.xy)) and bool(self.in_arm(det.xy_mm[j]))
+
+    def _hands_hold(self, tracks: list[Track], det: Detections, C: np.ndarray, cols) -> None:
+        """Ungate (in the wide pass's cost matrix ``C``: rows ``tracks``, columns detections
+        ``cols``) the pairs of a still ball under a hand with a blob of that hand."""
+        if self.in_arm is None:
+            return
+        weak = [jj for jj, j in enumerate(cols) if det.score[j] < HAND_BLOB_MAX_SCORE]
+        for i, tr in enumerate(tracks):
+            for jj in weak:
+                if C[i, jj] < 1e5 and self._hand_blob(tr, det, cols[jj]):
+                    C[i, jj] = 1e6
 
     def vanished(self, tr: Track, frame: int) -> bool:
         """A still ball lost from view whose spot now shows plain cloth: it moved while
