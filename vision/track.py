@@ -41,6 +41,8 @@ from .detections import STREAK_END_MAX_SCORE, Detections
 
 INIT_MIN_CLASS_PROB = 0.02  # a first-frame detection below this for a class cannot be that ball
 INIT_NO_MATCH_COST = 1e6
+GATED_COST = 1e6  # an assignment pair outside every gate ...
+GATE_OPEN_COST = 1e5  # ... and any cost below this: a pair inside one
 
 G_MM_S2 = 9810.0
 REST_SPEED_MM_S = 25.0  # below this a ball counts as still
@@ -520,7 +522,7 @@ class BallTracker:
         cls_cost = self._class_cost(det, live)
         # Pass 1: tight gates around predictions.
         if live and n_det:
-            C = np.full((len(live), n_det), 1e6)
+            C = np.full((len(live), n_det), GATED_COST)
             Pm = np.array([pred[tr.ball][0] for tr in live])
             D = np.sqrt(((Pm[:, None, :] - det.xy_mm[None, :, :]) ** 2).sum(-1))
             for i, tr in enumerate(live):
@@ -543,7 +545,7 @@ class BallTracker:
                 C[i, ok] = d[ok] + cls_cost[i, ok]
             r, c = linear_sum_assignment(C)
             for i, j in zip(r, c, strict=True):
-                if C[i, j] < 1e5:
+                if C[i, j] < GATE_OPEN_COST:
                     matched[live[i].ball] = int(j)
                     matched_det.add(int(j))
         # Pass 2: wide, speed-limited gates for balls that left their spot.
@@ -556,7 +558,7 @@ class BallTracker:
         rest_tr = [tr for tr in live if tr.ball not in matched]
         rest_det = [j for j in range(n_det) if j not in matched_det]
         if rest_tr and rest_det:
-            C = np.full((len(rest_tr), len(rest_det)), 1e6)
+            C = np.full((len(rest_tr), len(rest_det)), GATED_COST)
             for i, tr in enumerate(rest_tr):
                 if tr.falling or tr.provisional_until is not None:
                     continue
@@ -580,7 +582,7 @@ class BallTracker:
             self._hands_hold(rest_tr, det, C, rest_det)
             r, c = linear_sum_assignment(C)
             for i, jj in zip(r, c, strict=True):
-                if C[i, jj] < 1e5:
+                if C[i, jj] < GATE_OPEN_COST:
                     matched[rest_tr[i].ball] = rest_det[jj]
                     matched_det.add(rest_det[jj])
         visible = set()
@@ -629,8 +631,8 @@ class BallTracker:
         weak = [jj for jj, j in enumerate(cols) if det.score[j] < HAND_BLOB_MAX_SCORE]
         for i, tr in enumerate(tracks):
             for jj in weak:
-                if C[i, jj] < 1e5 and self._hand_blob(tr, det, cols[jj]):
-                    C[i, jj] = 1e6
+                if C[i, jj] < GATE_OPEN_COST and self._hand_blob(tr, det, cols[jj]):
+                    C[i, jj] = GATED_COST
 
     def vanished(self, tr: Track, frame: int) -> bool:
         """A still ball lost from view whose spot now shows plain cloth: it moved while
