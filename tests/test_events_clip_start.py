@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from events_helpers import frame_at
+
 from luza.calibration.profiles import load_profile
-from luza.vision.events import REST_WINDOW_S, FrameObs, extract_events
+from luza.vision.events import REST_WINDOW_S, extract_events
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
 FPS = 30.0
 
 
-def frame(k: int, seen: dict) -> FrameObs:
-    return FrameObs(k, k / FPS, {b: (float(x), float(y)) for b, (x, y) in seen.items()})
+frame = frame_at(FPS)
 
 
 def test_a_ball_still_from_the_first_frame_a_moment_only_was_on_the_table():

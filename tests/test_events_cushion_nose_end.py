@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from events_helpers import rolled_away
+
 from luza.calibration.profiles import load_profile
 from luza.vision.events import FrameObs, extract_events
 
@@ -21,12 +23,7 @@ WAY = [
 
 
 def test_a_ball_grazing_a_nose_into_the_corner_touches_the_jaw_only():
-    other = (1000.0, 900.0)
-    frames = [FrameObs(k, k / FPS, {"7": RESTING, "3": other}) for k in range(40)]
-    for i, p in enumerate(WAY):
-        frames.append(FrameObs(40 + i, (40 + i) / FPS, {"7": p, "3": other}))
-    n = len(frames)
-    frames += [FrameObs(k, k / FPS, {"3": other}) for k in range(n, n + 60)]
+    frames = rolled_away("7", RESTING, WAY, (1000.0, 900.0), FPS)
     ev = extract_events(frames, PROFILE, "free-pyramid")
     assert [(e["ball"], e["pocket"]) for e in ev if e.type == "pocket"] == [("7", "foot-left")]
     touches = [e for e in ev if e.type == "cushion"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from events_helpers import rolled_away
+
 from luza.calibration.profiles import load_profile
-from luza.vision.events import FrameObs, extract_events
+from luza.vision.events import extract_events
 
 PROFILE = load_profile("pyramid-12ft")
 FPS = 60.0
@@ -25,12 +27,7 @@ WAY = [
 
 
 def test_a_ball_touching_a_jaw_and_falling_in_touched_it_once():
-    rest, other = (3092.5, 477.5), (1000.0, 900.0)
-    frames = [FrameObs(k, k / FPS, {"7": rest, "3": other}) for k in range(40)]
-    for i, p in enumerate(WAY):
-        frames.append(FrameObs(40 + i, (40 + i) / FPS, {"7": p, "3": other}))
-    n = len(frames)
-    frames += [FrameObs(k, k / FPS, {"3": other}) for k in range(n, n + 60)]
+    frames = rolled_away("7", (3092.5, 477.5), WAY, (1000.0, 900.0), FPS)
     ev = extract_events(frames, PROFILE, "free-pyramid")
     assert [(e["ball"], e["pocket"]) for e in ev if e.type == "pocket"] == [("7", "foot-left")]
     jaws = [e for e in ev if e.type == "cushion"]

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+from events_helpers import frame_at
+
 from luza.calibration.profiles import load_profile
-from luza.vision.events import FrameObs, extract_events
+from luza.vision.events import extract_events
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
 FPS = 30.0
 
 
-def frame(k: int, seen: dict, hidden=()) -> FrameObs:
-    return FrameObs(
-        k, k / FPS, {b: (float(x), float(y)) for b, (x, y) in seen.items()}, frozenset(hidden)
-    )
+frame = frame_at(FPS)
 
 
 def test_a_ball_seen_once_on_its_way_to_a_pocket_then_lost_is_potted():

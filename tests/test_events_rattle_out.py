@@ -5,6 +5,7 @@ middle pocket's jaws and given its id back by the tracker when it lay still 90 m
 from __future__ import annotations
 
 import numpy as np
+from events_helpers import frame_at
 
 from luza.calibration.profiles import load_profile
 from luza.vision.events import FrameObs, extract_events
@@ -16,8 +17,7 @@ HIT_K = 20  # the cue ball meets the object ball in this frame
 POCKET = "foot-right"
 
 
-def frame(k: int, seen: dict) -> FrameObs:
-    return FrameObs(k, k / FPS, {b: (float(x), float(y)) for b, (x, y) in seen.items()})
+frame = frame_at(FPS)
 
 
 def scene(back_k: int, back_radii: float = 3.0) -> list[FrameObs]:

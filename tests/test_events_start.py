@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from events_helpers import frame_at
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import FrameObs, extract_events
+from luza.vision.events import extract_events
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
 FPS = 30.0
 
 
-def frame(k: int, seen: dict, hidden=()) -> FrameObs:
-    return FrameObs(
-        k, k / FPS, {b: (float(x), float(y)) for b, (x, y) in seen.items()}, frozenset(hidden)
-    )
+frame = frame_at(FPS)
 
 
 def test_a_cue_ball_hidden_at_the_strike_and_seen_once_before_a_hit_started_when_it_left():

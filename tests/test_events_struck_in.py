@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import numpy as np
+from events_helpers import frame_at
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import FrameObs, extract_events
+from luza.vision.events import extract_events
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
 FPS = 15.0  # LukasSeglias video_9's camera
 
 
-def frame(k: int, seen: dict, hidden=()) -> FrameObs:
-    return FrameObs(
-        k, k / FPS, {b: (float(x), float(y)) for b, (x, y) in seen.items()}, frozenset(hidden)
-    )
+frame = frame_at(FPS)
 
 
 def scene(off_mouth_mm: float) -> list:
