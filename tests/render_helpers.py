@@ -117,3 +117,12 @@ def bundled_first_frame(clip: str) -> tuple[dict, np.ndarray]:
     cap.release()
     assert ok, f"{clip}.mp4 gives no first frame"
     return truth, img
+
+
+def bundled_start(clip: str):
+    """A bundled clip's (camera, table profile, first frame) from its truth."""
+    from luza.calibration.camera import CameraModel
+    from luza.calibration.profiles import load_profile
+
+    truth, img = bundled_first_frame(clip)
+    return CameraModel.from_dict(truth["camera"]), load_profile(truth["table"]["name"]), img

@@ -15,10 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from render_helpers import bundled_first_frame
+from render_helpers import bundled_start
 
-from luza.calibration.camera import CameraModel
-from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
 from luza.vision.pipeline import FAR_MIN_SCORE, VisionPipeline
 from luza.vision.sources import Frame
@@ -30,10 +28,7 @@ T1 = 1 / 30
 
 @pytest.fixture(scope="module")
 def started():
-    truth, img = bundled_first_frame(CLIP)
-    prof = load_profile(truth["table"]["name"])
-    cam = CameraModel.from_dict(truth["camera"])
-    return cam, prof, img
+    return bundled_start(CLIP)
 
 
 def _lost_red_and_a_blob(started, lost_s: float, shadow: bool):

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from render_helpers import bundled_first_frame
+from render_helpers import bundled_start
 
-from luza.calibration.camera import CameraModel
-from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
 from luza.vision.pipeline import VisionPipeline
 from luza.vision.sources import Frame
@@ -26,10 +24,7 @@ CLIP = "fb-kaisa-middle_s0_720p30"
 
 @pytest.fixture(scope="module")
 def started():
-    truth, img = bundled_first_frame(CLIP)
-    prof = load_profile(truth["table"]["name"])
-    cam = CameraModel.from_dict(truth["camera"])
-    return cam, prof, img
+    return bundled_start(CLIP)
 
 
 def _next_frame(pipe: VisionPipeline, cam, prof, drop_w1: bool) -> Detections:
