@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from identify_helpers import model_identifier
 from render_helpers import poses, pyramid_camera, renderer
 
 from luza.calibration.profiles import load_profile
@@ -68,9 +69,7 @@ def test_cnn_mapping_sums_to_one():
 
 
 def test_cnn_model_when_installed(frame):
-    ident = BallIdentifier("free-pyramid")
-    if not ident.has_model:
-        pytest.skip("models/ball_classifier.onnx not installed")
+    ident = model_identifier("free-pyramid")
     img, det = frame
     p = ident.cnn_probabilities(img, det.xy_px, det.radius_px)
     assert p.shape == (len(det), len(CNN_CLASSES))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from identify_helpers import model_identifier
 from render_helpers import pyramid_camera, renderer
 
 from luza.calibration.profiles import load_profile
@@ -13,7 +14,6 @@ from luza.models.train_ball_classifier_candidate import HAIR_COLOURS, _with_hair
 from luza.physics.state import BallPose
 from luza.samples.people import cue_for_strike
 from luza.vision.detect import BallDetector
-from luza.vision.identify import BallIdentifier
 
 PYR = load_profile("pyramid-12ft")
 NONE_DROP = 0.5  # vision/pipeline.py: a detection is no ball from this P(none) on
@@ -21,9 +21,7 @@ NONE_DROP = 0.5  # vision/pipeline.py: a detection is no ball from this P(none) 
 
 @pytest.fixture(scope="module")
 def five_ball():
-    ident = BallIdentifier("five-ball")
-    if not ident.has_model:
-        pytest.skip("models/ball_classifier.onnx not installed")
+    ident = model_identifier("five-ball")
     cam = pyramid_camera(PYR, (1280, 720))
     return ident, cam, renderer(cam, PYR, game="five-ball", seed=9), BallDetector(cam, PYR)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from identify_helpers import model_identifier
 from render_helpers import pyramid_camera, renderer
 
 from luza.calibration.profiles import load_profile
@@ -25,7 +26,6 @@ from luza.physics.state import BallPose
 from luza.samples.look import CLOTH_COLOURS, Look
 from luza.samples.synth import nominal_camera
 from luza.vision.detect import BallDetector
-from luza.vision.identify import BallIdentifier
 
 PYR = load_profile("pyramid-12ft")
 POOL = load_profile("pool-uk-7ft")
@@ -58,9 +58,7 @@ def test_pool_targets_are_balls_with_a_colour():
 
 @pytest.fixture(scope="module")
 def free_pyramid():
-    ident = BallIdentifier("free-pyramid")
-    if not ident.has_model:
-        pytest.skip("models/ball_classifier.onnx not installed")
+    ident = model_identifier("free-pyramid")
     return ident
 
 

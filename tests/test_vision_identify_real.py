@@ -11,8 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-
-from luza.vision.identify import BallIdentifier
+from identify_helpers import model_identifier
 
 CLIP = Path(
     "/work/shared/realdata/LukasSeglias__billiard-ai/test/billiard_search/videos/"
@@ -37,9 +36,7 @@ def frame0():
 
 @pytest.fixture(scope="module")
 def five_ball():
-    ident = BallIdentifier("five-ball")
-    if not ident.has_model:
-        pytest.skip("models/ball_classifier.onnx not installed")
+    ident = model_identifier("five-ball")
     return ident
 
 

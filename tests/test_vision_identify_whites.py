@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from identify_helpers import model_identifier
 from render_helpers import pyramid_camera, renderer
 
 from luza.calibration.profiles import load_profile
 from luza.models.train_ball_classifier import random_rotation
 from luza.physics.state import BallPose
 from luza.vision.detect import BallDetector
-from luza.vision.identify import BallIdentifier, ball_crop, crop_pixels, normalise_crop
+from luza.vision.identify import ball_crop, crop_pixels, normalise_crop
 
 PROFILE = load_profile("pyramid-12ft")
 # Where the whites stand: the middle of the bed, near a cushion, near a corner.
@@ -27,9 +28,7 @@ def test_crop_is_the_normalised_crop_pixels():
 
 @pytest.fixture(scope="module")
 def whites_1080p():
-    ident = BallIdentifier("five-ball")
-    if not ident.has_model:
-        pytest.skip("models/ball_classifier.onnx not installed")
+    ident = model_identifier("five-ball")
     cam = pyramid_camera(PROFILE, (1920, 1080))
     rend = renderer(cam, PROFILE, game="five-ball", seed=11)
     det = BallDetector(cam, PROFILE)
