@@ -110,6 +110,12 @@ CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: on
 CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
 CLUSTER_MIN_DV_MM_S = 60.0  # an impulse (as a velocity change) that counts as a contact
 CLUSTER_MIN_FRACTION = 0.02  # ... or this fraction of the cluster's largest
+# a slow rack ball is seen leaving its rest only once it is 5 mm from its anchor (50 ms
+# at 100 mm/s: 3 frames at 60 fps), so a rack's members seem to start over 100 ms; its
+# first piece, followed back to where it meets the anchor (at most this far), tells
+# when it really left. Touching balls that left within CLUSTER_DT_FRAMES of each other
+# that way join one cluster when it has a rack replay's members (rack_wave.MIN_MEMBERS)
+RACK_DEPART_BACK_S = 0.2
 HAND_FRAMES = 3  # a ball must be seen at rest this many frames to be placed
 # a cushion contact seen in the gap to one contact line: the gap falls, then rises
 REVERSAL_NEAR_MM = 12.0  # samples this close to a contact line are looked at
@@ -1715,7 +1721,50 @@ class EventExtractor:
         groups: dict[int, list[Move]] = {}
         for i, m in enumerate(mvs):
             groups.setdefault(find(i), []).append(m)
-        return [g for g in groups.values() if len(g) >= 2]
+        out = [g for g in groups.values() if len(g) >= 2]
+        if self.replay_racks:
+            out = self._rack_clusters(mvs, out)
+        return out
+
+    def _departure(self, mv: Move) -> float:
+        """When a ball at rest left its anchor: its first piece's closest approach to the
+        anchor, followed back up to ``RACK_DEPART_BACK_S`` (not only to its last sample
+        at rest, which a slow ball leaves late), or its start when that is earlier."""
+        pc = mv.pieces[0]
+        t = self._closest_time(pc, mv.anchor0, pc.t0 - RACK_DEPART_BACK_S, pc.t0, 81)
+        return min(mv.t_start, t)
+
+    def _rack_clusters(self, mvs: list[Move], groups: list[list[Move]]) -> list[list[Move]]:
+        """The clusters again with touching balls joined by when they left their anchors
+        (``_departure``): a joined group of a rack replay's size replaces the clusters
+        inside it (a rack broken at 60 fps, its slow back balls seen moving 3-6 frames
+        after the wave, fell apart into clusters of 3-5: dev fp-break/1011, /1198)."""
+        from .rack_wave import MIN_MEMBERS
+
+        R = self.R
+        dep = [self._departure(m) for m in mvs]
+        parent = list(range(len(mvs)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for i, a in enumerate(mvs):
+            for j in range(i + 1, len(mvs)):
+                b = mvs[j]
+                if np.linalg.norm(a.anchor0 - b.anchor0) > 2 * R + CLUSTER_GAP_MM:
+                    continue
+                lim = CLUSTER_DT_FRAMES * self.dt
+                if abs(a.t_start - b.t_start) <= lim or abs(dep[i] - dep[j]) <= lim:
+                    parent[find(i)] = find(j)
+        joined: dict[int, list[Move]] = {}
+        for i, m in enumerate(mvs):
+            joined.setdefault(find(i), []).append(m)
+        big = [g for g in joined.values() if len(g) >= MIN_MEMBERS]
+        inside = {id(m) for g in big for m in g}
+        return big + [g for g in groups if not any(id(m) in inside for m in g)]
 
     def _incoming_hits(self, o: str, mvs: list[Move]) -> dict[str, float]:
         """When the striker ``o``'s incoming path reaches two radii from each ball of
