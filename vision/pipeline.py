@@ -424,8 +424,6 @@ class VisionPipeline:
                 or (t.state == "hidden" and t.lost_moving)
             ):
                 continue
-            if t.state == "hidden" and t.lost_in_arm and self._in_arm(t.xy):
-                continue
             since = max(dt, det.t - t.last_seen_t)
             if (
                 t.state == "hidden"
@@ -436,7 +434,10 @@ class VisionPipeline:
             d = np.linalg.norm(det.xy_mm - t.xy, axis=1)
             if (d < REST_GATE_RADII * R).any():
                 continue  # still there
-            out |= d <= tr.reach_mm(t, since)
+            within = d <= tr.reach_mm(t, since)
+            if not within.any() or (t.state == "hidden" and t.lost_in_arm and self._in_arm(t.xy)):
+                continue
+            out |= within
         return out
 
     def _on_the_way(self, det: Detections, frame: Frame) -> np.ndarray:
