@@ -26,10 +26,12 @@ from .identify import BallIdentifier
 from .sources import Frame
 from .track import (
     DROP_MARGIN_RADII,
+    HAND_BLOB_MAX_SCORE,
     HIDDEN_ROLL_S,
     HIDDEN_STILL_JUMP_S,
     REST_GATE_RADII,
     REST_SPEED_MM_S,
+    STILL_DRIFT_MM,
     BallTracker,
     TrackerOutput,
 )
@@ -407,7 +409,11 @@ class VisionPipeline:
 
     def _near_missing(self, det: Detections, dt: float) -> np.ndarray:
         """Detections within reach of a still ball that has no detection on its spot
-        now and was seen lately (or whose spot shows plain cloth)."""
+        now and was seen lately (or whose spot shows plain cloth) -- and was not lost
+        under a player's arm that still covers its spot: a hand does not strike a ball
+        (it takes it, or moves it and puts it down crisp), so what shows in that hand
+        is no struck ball smeared past the classifier (fp-penalty_s8110: the palm
+        lowered over the penalty ball, read 'none', was kept as the ball struck)."""
         tr = self.tracker
         out = np.zeros(len(det), bool)
         R = self.profile.ball_radius_mm
@@ -428,7 +434,10 @@ class VisionPipeline:
             d = np.linalg.norm(det.xy_mm - t.xy, axis=1)
             if (d < REST_GATE_RADII * R).any():
                 continue  # still there
-            out |= d <= tr.reach_mm(t, since)
+            within = d <= tr.reach_mm(t, since)
+            if not within.any() or (t.state == "hidden" and t.lost_in_arm and self._in_arm(t.xy)):
+                continue
+            out |= within
         return out
 
     def _on_the_way(self, det: Detections, frame: Frame) -> np.ndarray:
@@ -562,7 +571,9 @@ class VisionPipeline:
         P = np.array([t.xy + t.v * dt for t in live])
         gate = np.array([0.5 * R + 0.3 * t.speed * dt for t in live])
         d = np.linalg.norm(det.xy_mm[:, None] - P[None], axis=2)
-        near = d[np.arange(len(det)), np.argmin(d, axis=1)] <= gate[np.argmin(d, axis=1)]
+        nearest = np.argmin(d, axis=1)
+        near = d[np.arange(len(det)), nearest] <= gate[nearest]
+        near &= ~self._off_spot_under_hand(det, live, nearest, near)
         # alone: no other ball (hidden ones included: one lost in a kiss) nearby
         others = [t.xy for t in tr.tracks.values() if t.state == "hidden"]
         if others:
@@ -579,6 +590,28 @@ class VisionPipeline:
         det.classes = ident.classes
         det.cls_prob = prob
         return det
+
+    def _off_spot_under_hand(
+        self, det: Detections, live: list, nearest: np.ndarray, rows: np.ndarray
+    ) -> np.ndarray:
+        """Which of ``rows`` (detections near the prediction of track ``live[nearest]``)
+        lie off the spot of a still ball -- further than the tracker lets a still ball
+        drift before it counts as struck -- that is under a player's arm.  A hand does
+        not strike a ball, but its palm, lowered over the ball to take it, shows as a
+        fair rim just beside the spot that the tracker would take for the ball set
+        rolling (fp-penalty_s5012: the penalty ball followed the palm off the table);
+        such a view is the hand's as much as the ball's, no unambiguous continuation:
+        the classifier looks at it (a palm reads 'none' and is dropped).  A weak blob
+        (no crisp rim) there is left to the tracker's hand rule: it moves no ball."""
+        out = np.zeros(len(det), bool)
+        for j in np.nonzero(rows & (det.score >= HAND_BLOB_MAX_SCORE))[0]:
+            t = live[nearest[j]]
+            if t.speed > REST_SPEED_MM_S:
+                continue
+            if float(np.linalg.norm(det.xy_mm[j] - t.xy)) <= STILL_DRIFT_MM:
+                continue
+            out[j] = self._in_arm(t.xy)
+        return out
 
     def _bed_mask(self) -> np.ndarray:
         """Work pixels of the bed (inside the cushion noses, at ball-centre height)."""
