@@ -1180,7 +1180,7 @@ class EventExtractor:
 
     def _shot_events(self, s: dict) -> list[_Cand]:
         out: list[_Cand] = []
-        mvs: list[Move] = sorted(s["moves"], key=lambda m: m.t_start)
+        mvs: list[Move] = self._cue_first(sorted(s["moves"], key=lambda m: m.t_start))
         first = mvs[0]
         t0 = first.t_start
         starts = [first]
@@ -1652,6 +1652,38 @@ class EventExtractor:
             if abs(gap0) <= tol_mm and (best is None or res < best[2]):
                 best = (float(t_c), gap0, res, a, b)
         return None if best is None else (best[0], best[1], best[3], best[4])
+
+    def _leaving_way(self, mv: Move) -> np.ndarray:
+        """Where ``mv`` went from its anchor: to its first sample a radius or more away
+        (else its last sample)."""
+        bd = self.data[mv.ball]
+        xy = bd.xy[np.asarray(mv.idx)]
+        far = np.nonzero(np.linalg.norm(xy - mv.anchor0, axis=1) >= self.R)[0]
+        return xy[far[0] if len(far) else -1] - mv.anchor0
+
+    def _cue_first(self, mvs: list[Move]) -> list[Move]:
+        """A stroke's moves with its cue ball first.  The cue ball struck into a ball
+        it (nearly) touches sets it moving within the frame: which left its anchor
+        first is noise.  The struck ball leaves along the line of centres, away from
+        the striker; the striker keeps its way across that line (or stops, or follows
+        the struck ball).  When the second ball set moving (within
+        ``CLUSTER_DT_FRAMES``, anchors within ``CLUSTER_GAP_MM`` of touching) left
+        away from the first's anchor it was struck (the order holds); when it did not
+        but the first left away from its anchor, the second was the cue ball."""
+        if len(mvs) < 2:
+            return mvs
+        a, b = mvs[0], mvs[1]
+        if a.anchor0 is None or b.anchor0 is None or not a.idx or not b.idx:
+            return mvs
+        if b.t_start - a.t_start > CLUSTER_DT_FRAMES * self.dt:
+            return mvs
+        if np.linalg.norm(b.anchor0 - a.anchor0) > 2 * self.R + CLUSTER_GAP_MM:
+            return mvs
+        if _cos(self._leaving_way(b), b.anchor0 - a.anchor0) >= COLLISION_DV_COS:
+            return mvs
+        if _cos(self._leaving_way(a), a.anchor0 - b.anchor0) < COLLISION_DV_COS:
+            return mvs
+        return [b, a] + mvs[2:]
 
     def _lag_pair(self, first: Move, mv: Move) -> bool:
         """GR-8: ``mv`` set moving with ``first`` (within ``LAG_WINDOW_S``), far from it
