@@ -123,6 +123,7 @@ PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is 
 PAIR_FIT_NEAR_MM = 15.0  # a collision is timed again from the pair's gap samples this close ...
 PAIR_FIT_SPAN_S = 0.4  # ... within this of it (at least TOUCH_FIT_MIN_SAMPLES each side)
 PAIR_FIT_MAX_SHIFT_S = 0.2  # ... when the gap's vertex lies at most this far from it
+REST_SHIFT_MM = 1.0  # a ball at rest whose mean moved this much across a contact moved
 STRUCK_BOUNCE_FRAMES = 3.0  # a struck ball's first piece this soon after the hit ...
 STRUCK_MIN_COS = 0.6  # ... followed back to a nose the ball was struck towards ...
 STRUCK_WAY_TOL_MM = 10.0  # ... with any sample before it this close to the way in
@@ -1449,6 +1450,8 @@ class EventExtractor:
                         continue
                     if not (self._moving_at(a, t_c) or self._moving_at(b, t_c)):
                         continue  # two balls at rest side by side: jitter
+                    if self._rests_through(a, t_c) or self._rests_through(b, t_c):
+                        continue  # a ball hit moves: one at rest long after was passed close by
                     if soon(a, b, t_c) or any(
                         c.type == "collision"
                         and {c.data["a"], c.data["b"]} == {a, b}
@@ -1464,6 +1467,26 @@ class EventExtractor:
                     fields = {"a": first, "b": second, "pos": _r(0.5 * (pa + pb))}
                     out.append(_Cand("collision", t_c, 0.75, fields))
         return out
+
+    def _rests_through(self, ball: str, t: float) -> bool:
+        """``ball`` is at rest at ``t``, stays at that rest past
+        ``STRIKE_BEFORE_REST_S`` + ``STILL_AFTER_FRAMES`` frames (a ball hit slowly
+        creeps inside its rest spread for up to ``STRIKE_BEFORE_REST_S``) and its mean
+        position there moved by under ``REST_SHIFT_MM``: it was not hit."""
+        after_s = STRIKE_BEFORE_REST_S + STILL_AFTER_FRAMES * self.dt
+        for kind, t_from, obj in reversed(self.data[ball].timeline):
+            if t_from <= t + 1e-9:
+                if kind != "rest" or obj.t1 < t + after_s:
+                    return False
+                # ... and did not creep off its spot inside the rest spread (a slow
+                # glancing hit moves a ball 1-4 mm): its mean before and after
+                bd = self.data[ball]
+                pre = bd.xy[(bd.ts >= t - REST_WINDOW_S) & (bd.ts <= t)]
+                post = bd.xy[(bd.ts >= t + after_s) & (bd.ts <= min(obj.t1, t + 2 * after_s))]
+                if not len(pre) or not len(post):
+                    return True
+                return float(np.linalg.norm(post.mean(axis=0) - pre.mean(axis=0))) < REST_SHIFT_MM
+        return False
 
     def _pair_gap(self, a: str, b: str, t_c: float, span_s: float):
         """Times and gaps (centre distance minus two radii) of balls ``a`` and ``b`` on
