@@ -123,7 +123,10 @@ PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is 
 PAIR_FIT_NEAR_MM = 15.0  # a collision is timed again from the pair's gap samples this close ...
 PAIR_FIT_SPAN_S = 0.4  # ... within this of it (at least TOUCH_FIT_MIN_SAMPLES each side)
 PAIR_FIT_MAX_SHIFT_S = 0.2  # ... when the gap's vertex lies at most this far from it
+PAIR_FIT_MIN_RISE_MM_S = 10.0  # ... and the gap rises after it this fast (a slow push)
 REST_SHIFT_MM = 1.0  # a ball at rest whose mean moved this much across a contact moved
+PAIR_REPEAT_S = 0.25  # a pair found colliding again this soon ...
+PAIR_PARTED_MM = 6.0  # ... whose gap never opened beyond this in between: one touch
 STRUCK_BOUNCE_FRAMES = 3.0  # a struck ball's first piece this soon after the hit ...
 STRUCK_MIN_COS = 0.6  # ... followed back to a nose the ball was struck towards ...
 STRUCK_WAY_TOL_MM = 10.0  # ... with any sample before it this close to the way in
@@ -1286,6 +1289,7 @@ class EventExtractor:
             DEDUPE_SAME_SPOT_FRAMES * self.dt,
             self.profile.ball_radius_mm,
         )
+        out = self._unparted_repeats(out)
         # a ball touching a jaw side again within JAW_RETOUCH_S: its fall into the
         # pocket bent its way there (a rattle goes from one side to the other)
         jaw_seen: dict = {}
@@ -1468,6 +1472,42 @@ class EventExtractor:
                     out.append(_Cand("collision", t_c, 0.75, fields))
         return out
 
+    def _unparted_repeats(self, cands: list[_Cand]) -> list[_Cand]:
+        """One collision per touch: two balls found colliding again within
+        ``PAIR_REPEAT_S`` whose gap (on the frames both are seen in between) never
+        opened beyond ``PAIR_PARTED_MM`` did not part and meet again -- two rules found
+        the one touch frames apart (the later one, a bend located late).  The earlier
+        finding is kept.  Only for a pair that came together (its gap beyond
+        ``PAIR_PARTED_MM`` within ``PAIR_FIT_SPAN_S`` before the earlier finding)."""
+        out: list[_Cand] = []
+        for c in sorted(cands, key=lambda c: c.t):
+            if c.type == "collision":
+                pair = {c.data["a"], c.data["b"]}
+                o = next(
+                    (
+                        o
+                        for o in reversed(out)
+                        if o.type == "collision"
+                        and {o.data["a"], o.data["b"]} == pair
+                        and c.t - o.t <= PAIR_REPEAT_S
+                    ),
+                    None,
+                )
+                if o is not None:
+                    mid, half = 0.5 * (o.t + c.t), 0.5 * (c.t - o.t) - 0.25 * self.dt
+                    _, gap = self._pair_gap(c.data["a"], c.data["b"], mid, max(half, 0.0))
+                    # (two balls lying together before the earlier finding are not
+                    # told apart by their gap: both findings stay)
+                    ts_b, gap_b = self._pair_gap(c.data["a"], c.data["b"], o.t, PAIR_FIT_SPAN_S)
+                    came = gap_b[ts_b < o.t]
+                    if not len(came) or float(np.max(came)) <= PAIR_PARTED_MM:
+                        o = None
+                if o is not None and (not len(gap) or float(np.max(gap)) <= PAIR_PARTED_MM):
+                    o.conf = min(0.99, max(o.conf, c.conf) + 0.05)
+                    continue
+            out.append(c)
+        return out
+
     def _rests_through(self, ball: str, t: float) -> bool:
         """``ball`` is at rest at ``t``, stays at that rest past
         ``STRIKE_BEFORE_REST_S`` + ``STILL_AFTER_FRAMES`` frames (a ball hit slowly
@@ -1522,7 +1562,7 @@ class EventExtractor:
         if fit is None:
             return None
         tv, g0, v_in, v_out = fit
-        if v_in > -REVERSAL_MIN_MM_S or v_out < REVERSAL_MIN_MM_S or abs(g0) > PAIR_TOL_MM:
+        if v_in > -REVERSAL_MIN_MM_S or v_out < PAIR_FIT_MIN_RISE_MM_S or abs(g0) > PAIR_TOL_MM:
             return None
         return tv if abs(tv - t_c) <= PAIR_FIT_MAX_SHIFT_S else None
 
