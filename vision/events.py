@@ -129,6 +129,10 @@ PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is 
 PAIR_FIT_NEAR_MM = 15.0  # a collision is timed again from the pair's gap samples this close ...
 PAIR_FIT_SPAN_S = 0.4  # ... within this of it (at least TOUCH_FIT_MIN_SAMPLES each side)
 PAIR_FIT_MAX_SHIFT_S = 0.2  # ... when the gap's vertex lies at most this far from it
+PAIR_FIT_MIN_RISE_MM_S = 10.0  # ... and the gap rises after it this fast (a slow push)
+REST_SHIFT_MM = 1.0  # a ball at rest whose mean moved this much across a contact moved
+PAIR_REPEAT_S = 0.25  # a pair found colliding again this soon ...
+PAIR_PARTED_MM = 6.0  # ... whose gap never opened beyond this in between: one touch
 STRUCK_BOUNCE_FRAMES = 3.0  # a struck ball's first piece this soon after the hit ...
 STRUCK_MIN_COS = 0.6  # ... followed back to a nose the ball was struck towards ...
 STRUCK_WAY_TOL_MM = 10.0  # ... with any sample before it this close to the way in
@@ -1186,7 +1190,7 @@ class EventExtractor:
 
     def _shot_events(self, s: dict) -> list[_Cand]:
         out: list[_Cand] = []
-        mvs: list[Move] = sorted(s["moves"], key=lambda m: m.t_start)
+        mvs: list[Move] = self._cue_first(sorted(s["moves"], key=lambda m: m.t_start))
         first = mvs[0]
         t0 = first.t_start
         starts = [first]
@@ -1291,6 +1295,7 @@ class EventExtractor:
             DEDUPE_SAME_SPOT_FRAMES * self.dt,
             self.profile.ball_radius_mm,
         )
+        out = self._unparted_repeats(out)
         # a ball touching a jaw side again within JAW_RETOUCH_S: its fall into the
         # pocket bent its way there (a rattle goes from one side to the other)
         jaw_seen: dict = {}
@@ -1455,6 +1460,8 @@ class EventExtractor:
                         continue
                     if not (self._moving_at(a, t_c) or self._moving_at(b, t_c)):
                         continue  # two balls at rest side by side: jitter
+                    if self._rests_through(a, t_c) or self._rests_through(b, t_c):
+                        continue  # a ball hit moves: one at rest long after was passed close by
                     if soon(a, b, t_c) or any(
                         c.type == "collision"
                         and {c.data["a"], c.data["b"]} == {a, b}
@@ -1470,6 +1477,62 @@ class EventExtractor:
                     fields = {"a": first, "b": second, "pos": _r(0.5 * (pa + pb))}
                     out.append(_Cand("collision", t_c, 0.75, fields))
         return out
+
+    def _unparted_repeats(self, cands: list[_Cand]) -> list[_Cand]:
+        """One collision per touch: two balls found colliding again within
+        ``PAIR_REPEAT_S`` whose gap (on the frames both are seen in between) never
+        opened beyond ``PAIR_PARTED_MM`` did not part and meet again -- two rules found
+        the one touch frames apart (the later one, a bend located late).  The earlier
+        finding is kept.  Only for a pair that came together (its gap beyond
+        ``PAIR_PARTED_MM`` within ``PAIR_FIT_SPAN_S`` before the earlier finding)."""
+        out: list[_Cand] = []
+        for c in sorted(cands, key=lambda c: c.t):
+            if c.type == "collision":
+                pair = {c.data["a"], c.data["b"]}
+                o = next(
+                    (
+                        o
+                        for o in reversed(out)
+                        if o.type == "collision"
+                        and {o.data["a"], o.data["b"]} == pair
+                        and c.t - o.t <= PAIR_REPEAT_S
+                    ),
+                    None,
+                )
+                if o is not None:
+                    mid, half = 0.5 * (o.t + c.t), 0.5 * (c.t - o.t) - 0.25 * self.dt
+                    _, gap = self._pair_gap(c.data["a"], c.data["b"], mid, max(half, 0.0))
+                    # (two balls lying together before the earlier finding are not
+                    # told apart by their gap: both findings stay)
+                    ts_b, gap_b = self._pair_gap(c.data["a"], c.data["b"], o.t, PAIR_FIT_SPAN_S)
+                    came = gap_b[ts_b < o.t]
+                    if not len(came) or float(np.max(came)) <= PAIR_PARTED_MM:
+                        o = None
+                if o is not None and (not len(gap) or float(np.max(gap)) <= PAIR_PARTED_MM):
+                    o.conf = min(0.99, max(o.conf, c.conf) + 0.05)
+                    continue
+            out.append(c)
+        return out
+
+    def _rests_through(self, ball: str, t: float) -> bool:
+        """``ball`` is at rest at ``t``, stays at that rest past
+        ``STRIKE_BEFORE_REST_S`` + ``STILL_AFTER_FRAMES`` frames (a ball hit slowly
+        creeps inside its rest spread for up to ``STRIKE_BEFORE_REST_S``) and its mean
+        position there moved by under ``REST_SHIFT_MM``: it was not hit."""
+        after_s = STRIKE_BEFORE_REST_S + STILL_AFTER_FRAMES * self.dt
+        for kind, t_from, obj in reversed(self.data[ball].timeline):
+            if t_from <= t + 1e-9:
+                if kind != "rest" or obj.t1 < t + after_s:
+                    return False
+                # ... and did not creep off its spot inside the rest spread (a slow
+                # glancing hit moves a ball 1-4 mm): its mean before and after
+                bd = self.data[ball]
+                pre = bd.xy[(bd.ts >= t - REST_WINDOW_S) & (bd.ts <= t)]
+                post = bd.xy[(bd.ts >= t + after_s) & (bd.ts <= min(obj.t1, t + 2 * after_s))]
+                if not len(pre) or not len(post):
+                    return True
+                return float(np.linalg.norm(post.mean(axis=0) - pre.mean(axis=0))) < REST_SHIFT_MM
+        return False
 
     def _pair_gap(self, a: str, b: str, t_c: float, span_s: float):
         """Times and gaps (centre distance minus two radii) of balls ``a`` and ``b`` on
@@ -1505,7 +1568,7 @@ class EventExtractor:
         if fit is None:
             return None
         tv, g0, v_in, v_out = fit
-        if v_in > -REVERSAL_MIN_MM_S or v_out < REVERSAL_MIN_MM_S or abs(g0) > PAIR_TOL_MM:
+        if v_in > -REVERSAL_MIN_MM_S or v_out < PAIR_FIT_MIN_RISE_MM_S or abs(g0) > PAIR_TOL_MM:
             return None
         return tv if abs(tv - t_c) <= PAIR_FIT_MAX_SHIFT_S else None
 
@@ -1658,6 +1721,38 @@ class EventExtractor:
             if abs(gap0) <= tol_mm and (best is None or res < best[2]):
                 best = (float(t_c), gap0, res, a, b)
         return None if best is None else (best[0], best[1], best[3], best[4])
+
+    def _leaving_way(self, mv: Move) -> np.ndarray:
+        """Where ``mv`` went from its anchor: to its first sample a radius or more away
+        (else its last sample)."""
+        bd = self.data[mv.ball]
+        xy = bd.xy[np.asarray(mv.idx)]
+        far = np.nonzero(np.linalg.norm(xy - mv.anchor0, axis=1) >= self.R)[0]
+        return xy[far[0] if len(far) else -1] - mv.anchor0
+
+    def _cue_first(self, mvs: list[Move]) -> list[Move]:
+        """A stroke's moves with its cue ball first.  The cue ball struck into a ball
+        it (nearly) touches sets it moving within the frame: which left its anchor
+        first is noise.  The struck ball leaves along the line of centres, away from
+        the striker; the striker keeps its way across that line (or stops, or follows
+        the struck ball).  When the second ball set moving (within
+        ``CLUSTER_DT_FRAMES``, anchors within ``CLUSTER_GAP_MM`` of touching) left
+        away from the first's anchor it was struck (the order holds); when it did not
+        but the first left away from its anchor, the second was the cue ball."""
+        if len(mvs) < 2:
+            return mvs
+        a, b = mvs[0], mvs[1]
+        if a.anchor0 is None or b.anchor0 is None or not a.idx or not b.idx:
+            return mvs
+        if b.t_start - a.t_start > CLUSTER_DT_FRAMES * self.dt:
+            return mvs
+        if np.linalg.norm(b.anchor0 - a.anchor0) > 2 * self.R + CLUSTER_GAP_MM:
+            return mvs
+        if _cos(self._leaving_way(b), b.anchor0 - a.anchor0) >= COLLISION_DV_COS:
+            return mvs
+        if _cos(self._leaving_way(a), a.anchor0 - b.anchor0) < COLLISION_DV_COS:
+            return mvs
+        return [b, a] + mvs[2:]
 
     def _lag_pair(self, first: Move, mv: Move) -> bool:
         """GR-8: ``mv`` set moving with ``first`` (within ``LAG_WINDOW_S``), far from it
