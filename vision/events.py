@@ -138,6 +138,7 @@ CREEP_IN_MIN_COS = 0.7  # ... towards the hole's centre, then gone: it crept in 
 NOSE_END_LOOK_FRAMES = 1.0  # a nose touch's path meeting its line this soon past its end
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
 JAW_SAME_SIDE_COS = 0.7  # ... the same side: normals this close (cosine)
+FALL_LOST_S = 0.06  # ... or any side, by a ball whose move vanishes this soon after: sinking
 UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
 UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confident
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
@@ -1297,7 +1298,10 @@ class EventExtractor:
                 if (
                     prev is not None
                     and c.t - prev[0] <= JAW_RETOUCH_S
-                    and float(np.dot(nrm, prev[1])) >= JAW_SAME_SIDE_COS
+                    and (
+                        float(np.dot(nrm, prev[1])) >= JAW_SAME_SIDE_COS
+                        or self._sinking(c.data["ball"], c.t)
+                    )
                 ):
                     continue
                 jaw_seen[k] = (c.t, nrm)
@@ -1580,6 +1584,16 @@ class EventExtractor:
         i0 = int(min(f, len(ts) - 2))
         c = xy[i0] + (f - i0) * (xy[i0 + 1] - xy[i0])
         return tv, {**fields, "pos": _r(c)}
+
+    def _sinking(self, ball: str, t: float) -> bool:
+        """``ball`` is inside a move at ``t`` that ends vanishing within ``FALL_LOST_S``: at
+        ``t`` it was already sinking into the pocket (the bend of its fall, read as a touch
+        of the jaw across the throat; the tracker loses a sinking ball 0.3-1.2 radii deep,
+        0.05-0.09 s into its fall)."""
+        for mv in self.data[ball].moves:
+            if mv.t_start <= t <= mv.t_end + self.dt:
+                return mv.end == "vanish" and mv.t_end - t <= FALL_LOST_S
+        return False
 
     def _jaw_normal(self, c: np.ndarray, name: str) -> np.ndarray:
         """Unit normal of the jaw facing or rounding named ``name`` nearest to a ball
