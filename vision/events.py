@@ -148,6 +148,8 @@ CREEP_IN_MIN_COS = 0.7  # ... towards the hole's centre, then gone: it crept in 
 NOSE_END_LOOK_FRAMES = 1.0  # a nose touch's path meeting its line this soon past its end
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
 JAW_SAME_SIDE_COS = 0.7  # ... the same side: normals this close (cosine)
+BOUNCE_BACK_MM = 3.0  # a slow ball resting this much further off a nose than it came: it bounced
+FALL_LOST_S = 0.06  # ... or any side, by a ball whose move vanishes this soon after: sinking
 UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
 UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confident
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
@@ -1287,6 +1289,8 @@ class EventExtractor:
                     ]
                     t_touch = near[0] if near else mv.t_end
                     out.append(_Cand("cushion", t_touch, 0.5, hit[1]))
+                else:
+                    out += self._bounced_to_rest(mv, out)
         out[seen_from:] = [self._pair_retimed(c, t0) for c in out[seen_from:]]
         out += self._pair_reversals(mvs, s["t_end"], out, same_cluster_soon)
         out = _dedupe(
@@ -1308,7 +1312,10 @@ class EventExtractor:
                 if (
                     prev is not None
                     and c.t - prev[0] <= JAW_RETOUCH_S
-                    and float(np.dot(nrm, prev[1])) >= JAW_SAME_SIDE_COS
+                    and (
+                        float(np.dot(nrm, prev[1])) >= JAW_SAME_SIDE_COS
+                        or self._sinking(c.data["ball"], c.t)
+                    )
                 ):
                     continue
                 jaw_seen[k] = (c.t, nrm)
@@ -1649,6 +1656,73 @@ class EventExtractor:
         i0 = int(min(f, len(ts) - 2))
         c = xy[i0] + (f - i0) * (xy[i0 + 1] - xy[i0])
         return tv, {**fields, "pos": _r(c)}
+
+    def _bounced_to_rest(self, mv: Move, found: list[_Cand]) -> list[_Cand]:
+        """A slow ball that meets a cushion nose and comes to rest a few millimetres off
+        it: its way in (a line fitted to the gap over the last ``REVERSAL_SIDE_S`` up to
+        its closest sample, falling at most ``TOUCH_FIT_MAX_MM_S``) reaches the nose
+        within ``REVERSAL_TOL_MM``, ``REVERSAL_EDGE_MM`` or more inside its ends, and it
+        rests ``BOUNCE_BACK_MM`` or more further off (up to ``REVERSAL_NEAR_MM``), no other
+        ball beside it.  A straight way cannot turn back from a line by itself; the rise
+        after the touch is too short and slow (a 40 mm/s bounce stops within 6 mm) for
+        the gap reversal to see (confidence 0.5)."""
+        if mv.anchor1 is None:
+            return []
+        g, R = self.geom, self.R
+        bd = self.data[mv.ball]
+        idx = np.asarray(mv.idx)
+        ts, xy = bd.ts[idx], bd.xy[idx]
+        rel = mv.anchor1 - g.seg_a
+        along = np.einsum("ij,ij->i", rel, g.seg_d)
+        gap_rest = np.einsum("ij,ij->i", rel, g.seg_n) - R
+        out: list[_Cand] = []
+        for j, name in enumerate(g.seg_name):
+            if name.startswith("jaw:") or not 0.0 <= along[j] <= g.seg_len[j]:
+                continue
+            if not 0.0 < gap_rest[j] <= REVERSAL_NEAR_MM:
+                continue
+            gap = (xy - g.seg_a[j]) @ g.seg_n[j] - R
+            m = int(np.argmin(gap))
+            a = np.nonzero((ts <= ts[m]) & (ts >= ts[m] - REVERSAL_SIDE_S))[0]
+            if len(a) < TOUCH_FIT_MIN_SAMPLES:
+                continue
+            v_in, g_m = np.polyfit(ts[a] - ts[m], gap[a], 1)
+            if not -TOUCH_FIT_MAX_MM_S <= v_in <= -REVERSAL_MIN_MM_S:
+                continue
+            if abs(g_m) > REVERSAL_TOL_MM or gap_rest[j] - g_m < BOUNCE_BACK_MM:
+                continue
+            t_c = float(ts[m] + min(max(-g_m / v_in, -REVERSAL_SIDE_S), 0.0))
+            c = xy[m]
+            a_c = float((c - g.seg_a[j]) @ g.seg_d[j])
+            if not REVERSAL_EDGE_MM <= a_c <= g.seg_len[j] - REVERSAL_EDGE_MM:
+                continue  # met at the nose's end: the jaw rounding there, or nothing
+            if any(
+                other != mv.ball
+                and (po := self.pos_at(other, t_c)) is not None
+                and float(np.linalg.norm(po - c)) <= 2 * R + PAIR_NEAR_MM
+                for other in self.data
+            ):
+                continue  # a ball beside it may have turned it
+            if any(
+                o.type == "cushion"
+                and o.data["ball"] == mv.ball
+                and o.data["cushion"] == name
+                and abs(o.t - t_c) <= TOUCH_FIT_SPAN_S
+                for o in found
+            ):
+                continue
+            out.append(_Cand("cushion", t_c, 0.5, {"ball": mv.ball, "cushion": name, "pos": _r(c)}))
+        return out
+
+    def _sinking(self, ball: str, t: float) -> bool:
+        """``ball`` is inside a move at ``t`` that ends vanishing within ``FALL_LOST_S``: at
+        ``t`` it was already sinking into the pocket (the bend of its fall, read as a touch
+        of the jaw across the throat; the tracker loses a sinking ball 0.3-1.2 radii deep,
+        0.05-0.09 s into its fall)."""
+        for mv in self.data[ball].moves:
+            if mv.t_start <= t <= mv.t_end + self.dt:
+                return mv.end == "vanish" and mv.t_end - t <= FALL_LOST_S
+        return False
 
     def _jaw_normal(self, c: np.ndarray, name: str) -> np.ndarray:
         """Unit normal of the jaw facing or rounding named ``name`` nearest to a ball
