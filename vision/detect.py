@@ -98,7 +98,6 @@ STREAK_MIN_REL = 0.8  # a streak's mean brightness / the cloth's (a ball is not 
 # -- the same detections.  Auto: as many threads (the caller's included) as OpenCV may
 # use, at most this many.
 MAX_WORKERS = 4
-WINDOW_MARGIN_RADII = 2.2  # a searched box is read this far around (a ball's whole rim votes)
 _CHANNEL_SUM = np.ones((1, 3), np.float32)  # cv2.transform: the sum of a pixel's channels
 PEAK_WINDOW_HALF = 2  # a vote peak's sub-pixel centroid is taken in a 5x5 window
 _PEAK_OFFSETS = tuple(  # that window's row and column offsets, flattened
@@ -168,7 +167,6 @@ class BallDetector:
         )
         self.r_work = self.radius_px_min * self.scale
         self.r_vote = 0.5 * (self.radius_px_min + self.radius_px_max) * self.scale
-        self.window_margin = int(math.ceil(WINDOW_MARGIN_RADII * self.r_work))  # work pixels
         # Table mm of every work pixel (at ball-centre height) -> where centres may lie.
         ww, wh = self.work_size
         gx, gy = np.meshgrid(np.arange(ww), np.arange(wh))
@@ -406,7 +404,7 @@ class BallDetector:
         self._image = image
         self._coarse_px = None if coarse_px is None else np.asarray(coarse_px, float).reshape(-1, 2)
         ww, wh = self.work_size
-        m = self.window_margin
+        m = int(math.ceil(2.2 * self.r_work))
         rx0, ry0 = self.roi[:2]
         jobs = []  # per searched box: its window (work pixels) and the frame pixels under it
         for bx0, by0, bx1, by1 in boxes_work:

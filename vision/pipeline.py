@@ -37,11 +37,6 @@ from .track import (
 CHANGE_LEVEL = 28  # 8-bit difference (any channel) that counts as a change
 GRID_RADII = 0.5  # change-grid spacing in ball radii
 TILE_RADII = 6.0  # side of a change tile in ball radii
-CHANGE_REACH_RADII = 1.2  # a ball whose pixels changed has its centre this near a change
-# A searched window costs about as much as this many squared work radii of its area more
-# (measured at 1080p: ~0.17 ms a window, ~0.06 ms per 1000 work pixels): two boxes whose
-# one window (the detector's margin around their union) costs less are merged
-WINDOW_COST_RADII2 = 55.0
 FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
 SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
 SETTLE_EVERY_FRAMES = 4  # ... every this many frames
@@ -165,9 +160,7 @@ class VisionPipeline:
                 full = True
             elif boxes:
                 wxy = self._work_xy(self._last.xy_px)
-                dtr = self.detector
-                boxes = _merge_boxes(boxes, dtr.window_margin, WINDOW_COST_RADII2 * dtr.r_work**2)
-                boxes = _hold_whole_balls(boxes, wxy, self._hold_margin())
+                boxes = _hold_whole_balls(_merge_boxes(boxes), wxy, self._hold_margin())
                 n_boxes = len(boxes)
                 in_box = np.zeros(len(self._last), bool)
                 for bx0, by0, bx1, by1 in boxes:
@@ -726,7 +719,7 @@ class VisionPipeline:
         """Whether any grid cell within 1.2 ball radii of each point changed."""
         x0, y0 = self.detector.roi[:2]
         s = self.stride
-        k = int(math.ceil(CHANGE_REACH_RADII / GRID_RADII))
+        k = int(math.ceil(1.2 / GRID_RADII))
         h, w = changed.shape
         out = np.zeros(len(xy_px), bool)
         for i, (x, y) in enumerate(np.asarray(xy_px)):
@@ -737,40 +730,34 @@ class VisionPipeline:
         return out
 
     def _change_boxes(self, changed: np.ndarray) -> list[tuple[int, int, int, int]]:
-        """Boxes holding every cell within reach of a change (where the centre of a ball
-        whose pixels changed can lie, as :meth:`_changed_near` looks), one per tile
-        (about 6 radii square) that holds any: the bounding box of those cells in it.
+        """Tiles (about 6 radii square) holding a change, merged along rows.
 
         Tiles rather than one box per blob: a long diagonal cue would otherwise make
-        a box as big as the table.  Each tile shrunk to its changed cells' reach: a
-        ball rolling over a tile's corner searched a 2x2 block of whole tiles, four
-        times the cells near it (the break's 15 rolling balls searched a quarter of
-        the bed a frame); neighbouring boxes are merged where one window costs less
-        (``_merge_boxes``)."""
+        a box as big as the table.
+        """
         if not changed.any():
             return []
         tile = max(2, int(round(TILE_RADII / GRID_RADII)))  # grid cells per tile
-        g = int(math.ceil(CHANGE_REACH_RADII / GRID_RADII))
-        reach = cv2.dilate(changed.view(np.uint8), np.ones((2 * g + 1, 2 * g + 1), np.uint8))
         h, w = changed.shape
         th, tw = -(-h // tile), -(-w // tile)
         pad = np.zeros((th * tile, tw * tile), bool)
-        pad[:h, :w] = reach > 0
-        blocks = pad.reshape(th, tile, tw, tile)
-        rows = blocks.any(axis=3).transpose(0, 2, 1)  # (tile row, tile column, cell row)
-        cols = blocks.any(axis=1)  # (tile row, tile column, cell column)
-        ty, tx = np.nonzero(rows.any(axis=2))
-        rows, cols = rows[ty, tx], cols[ty, tx]
-        # each tile's first and last cell within reach, in grid cells; a cell stands for
-        # the pixels within half a cell of it: one more either side
-        gx0 = tx * tile + cols.argmax(axis=1) - 1
-        gy0 = ty * tile + rows.argmax(axis=1) - 1
-        gx1 = tx * tile + tile - cols[:, ::-1].argmax(axis=1) + 1
-        gy1 = ty * tile + tile - rows[:, ::-1].argmax(axis=1) + 1
-        boxes = [
-            self._grid_to_work(*b)
-            for b in zip(gx0.tolist(), gy0.tolist(), gx1.tolist(), gy1.tolist(), strict=True)
-        ]
+        pad[:h, :w] = changed
+        hit = pad.reshape(th, tile, tw, tile).any(axis=(1, 3))
+        boxes = []
+        for ty in range(th):
+            tx = 0
+            while tx < tw:
+                if not hit[ty, tx]:
+                    tx += 1
+                    continue
+                t0 = tx
+                while tx < tw and hit[ty, tx]:
+                    tx += 1
+                boxes.append(
+                    self._grid_to_work(
+                        t0 * tile - 1, ty * tile - 1, tx * tile + 1, (ty + 1) * tile + 1
+                    )
+                )
         return boxes
 
     def _moving_boxes(self) -> list[tuple[int, int, int, int]]:
@@ -897,38 +884,8 @@ def _hold_whole_balls(
     return [tuple(int(v) for v in b) for b in out]
 
 
-def _merge_boxes(
-    boxes: list[tuple[int, int, int, int]], margin: int = 0, fixed_px: float | None = None
-) -> list[tuple[int, int, int, int]]:
-    """Merge overlapping boxes so no ball is searched twice; with ``fixed_px`` (a
-    window's fixed cost in pixels of its area) also any two whose one window (``margin``
-    around their union) costs no more than their two windows (neighbouring boxes whose
-    margins would be read twice)."""
-    out = _merge_overlapping(boxes)
-    if fixed_px is None:
-        return out
-
-    while len(out) > 1:
-        # every pair's saving at once; the best pair merged first
-        b = np.array(out, float)
-        own = (b[:, 2:] - b[:, :2] + 2 * margin).prod(axis=1) + fixed_px
-        lo = np.minimum(b[:, None, :2], b[None, :, :2])
-        hi = np.maximum(b[:, None, 2:], b[None, :, 2:])
-        saving = own[:, None] + own[None, :] - (hi - lo + 2 * margin).prod(axis=2) - fixed_px
-        np.fill_diagonal(saving, -np.inf)
-        i, j = np.unravel_index(int(np.argmax(saving)), saving.shape)
-        if saving[i, j] < 0:
-            break
-        u = (min(out[i][0], out[j][0]), min(out[i][1], out[j][1]))
-        u += (max(out[i][2], out[j][2]), max(out[i][3], out[j][3]))
-        out = _merge_overlapping([u] + [q for k, q in enumerate(out) if k not in (i, j)])
-    return out
-
-
-def _merge_overlapping(
-    boxes: list[tuple[int, int, int, int]],
-) -> list[tuple[int, int, int, int]]:
-    """Merge overlapping boxes (their bounding box) until none overlap."""
+def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Merge overlapping boxes so no ball is searched twice."""
     out = [list(b) for b in boxes]
     merged = True
     while merged:
