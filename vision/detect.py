@@ -41,10 +41,6 @@ from luza.calibration.profiles import TableProfile
 from .detections import STREAK_END_MAX_SCORE, Detections
 
 WORK_RADIUS_PX = 7.0  # ball radius in the work image (pixels)
-# ... or up to this fraction off, when that makes the shrink a whole factor (1/2, 1/3):
-# OpenCV's area resize of every searched window is then ~15x faster (a 1080p camera
-# over a 12 ft table: 1/1.97 -> 1/2, a radius of 6.9 work pixels)
-WORK_SCALE_SNAP = 0.02
 SUPPRESS_RADII = 1.35  # two peaks closer than this many radii are one ball
 CHROMA_FLOOR = 0.06  # chromaticity distance still cloth (shadows shift it ~0.05)
 CHROMA_SCALE = 0.08  # further distance over which it becomes fully "not cloth"
@@ -152,15 +148,8 @@ class BallDetector:
         y0 = int(max(0, math.floor(px[:, 1].min() - m)))
         x1 = int(min(w, math.ceil(px[:, 0].max() + m)))
         y1 = int(min(h, math.ceil(px[:, 1].max() + m)))
-        scale = min(1.0, self.cfg.work_radius_px / self.radius_px_min)
-        n = round(1.0 / scale)
-        if n >= 2 and abs(1.0 / scale - n) <= WORK_SCALE_SNAP / scale:
-            # a whole shrink factor: the box a multiple of it (grown, or cut at the image)
-            scale = 1.0 / n
-            x1 = x0 + n * min(-(-(x1 - x0) // n), (w - x0) // n)
-            y1 = y0 + n * min(-(-(y1 - y0) // n), (h - y0) // n)
         self.roi = (x0, y0, x1, y1)
-        self.scale = scale
+        self.scale = min(1.0, self.cfg.work_radius_px / self.radius_px_min)
         self.work_size = (
             max(8, int(round((x1 - x0) * self.scale))),
             max(8, int(round((y1 - y0) * self.scale))),
