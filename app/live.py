@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import secrets
+import signal
 import socket
 import sys
 import threading
@@ -31,6 +32,21 @@ AUTO_FRAMES = 10
 
 class LiveCommandError(LuzaError):
     """``luza live`` cannot start."""
+
+
+def _build_loop_uninterrupted(loop_runner: asyncio.Runner) -> None:
+    """Build the runner's event loop with Ctrl-C held back until it is whole: a SIGINT
+    inside the loop's constructor leaves a half-built loop whose clean-up prints an
+    AttributeError traceback after our one-line "interrupted".  The held-back Ctrl-C
+    arrives as soon as the loop exists."""
+    if not hasattr(signal, "pthread_sigmask"):
+        loop_runner.get_loop()
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        loop_runner.get_loop()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -187,8 +203,12 @@ def _serve(args, sock, store, source, live, cam, profile, players, options) -> i
         # starts it would leave it un-awaited and Python would print a warning after
         # our one-line "interrupted"
         serving = server.serve(sockets=[sock])
-        with asyncio.Runner(loop_factory=config.get_loop_factory()) as loop:
-            loop.run(serving)
+        loop_runner = asyncio.Runner(loop_factory=config.get_loop_factory())
+        try:
+            _build_loop_uninterrupted(loop_runner)
+            loop_runner.run(serving)
+        finally:
+            loop_runner.close()
     finally:
         if serving is not None:
             serving.close()  # no-op once it ran; an unstarted one is closed quietly
