@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -1869,8 +1869,23 @@ class EventExtractor:
 
     def _clusters(self, mvs: list[Move]) -> list[list[Move]]:
         """Touching balls set moving together (a rack, a cluster): groups of 2 or more."""
-        R = self.R
         mvs = [m for m in mvs if m.anchor0 is not None]
+        lim = CLUSTER_DT_FRAMES * self.dt
+        groups = self._touching_groups(
+            mvs, lambda i, j: abs(mvs[i].t_start - mvs[j].t_start) <= lim
+        )
+        out = [g for g in groups if len(g) >= 2]
+        if self.replay_racks:
+            out = self._rack_clusters(mvs, out)
+        return out
+
+    def _touching_groups(
+        self, mvs: list[Move], together: Callable[[int, int], bool]
+    ) -> list[list[Move]]:
+        """``mvs`` (all with an anchor) joined into groups, transitively: two balls whose
+        anchors touched (within ``CLUSTER_GAP_MM``) and that ``together(i, j)`` says set
+        off at one time; in order of each group's first member."""
+        reach = 2 * self.R + CLUSTER_GAP_MM
         parent = list(range(len(mvs)))
 
         def find(i: int) -> int:
@@ -1881,19 +1896,12 @@ class EventExtractor:
 
         for i, a in enumerate(mvs):
             for j in range(i + 1, len(mvs)):
-                b = mvs[j]
-                if (
-                    abs(a.t_start - b.t_start) <= CLUSTER_DT_FRAMES * self.dt
-                    and np.linalg.norm(a.anchor0 - b.anchor0) <= 2 * R + CLUSTER_GAP_MM
-                ):
+                if np.linalg.norm(a.anchor0 - mvs[j].anchor0) <= reach and together(i, j):
                     parent[find(i)] = find(j)
         groups: dict[int, list[Move]] = {}
         for i, m in enumerate(mvs):
             groups.setdefault(find(i), []).append(m)
-        out = [g for g in groups.values() if len(g) >= 2]
-        if self.replay_racks:
-            out = self._rack_clusters(mvs, out)
-        return out
+        return list(groups.values())
 
     def _departure(self, mv: Move) -> float:
         """When a ball at rest left its anchor: its first piece's closest approach to the
@@ -1910,28 +1918,13 @@ class EventExtractor:
         after the wave, fell apart into clusters of 3-5: dev fp-break/1011, /1198)."""
         from .rack_wave import MIN_MEMBERS
 
-        R = self.R
         dep = [self._departure(m) for m in mvs]
-        parent = list(range(len(mvs)))
+        lim = CLUSTER_DT_FRAMES * self.dt
 
-        def find(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
+        def together(i: int, j: int) -> bool:
+            return abs(mvs[i].t_start - mvs[j].t_start) <= lim or abs(dep[i] - dep[j]) <= lim
 
-        for i, a in enumerate(mvs):
-            for j in range(i + 1, len(mvs)):
-                b = mvs[j]
-                if np.linalg.norm(a.anchor0 - b.anchor0) > 2 * R + CLUSTER_GAP_MM:
-                    continue
-                lim = CLUSTER_DT_FRAMES * self.dt
-                if abs(a.t_start - b.t_start) <= lim or abs(dep[i] - dep[j]) <= lim:
-                    parent[find(i)] = find(j)
-        joined: dict[int, list[Move]] = {}
-        for i, m in enumerate(mvs):
-            joined.setdefault(find(i), []).append(m)
-        big = [g for g in joined.values() if len(g) >= MIN_MEMBERS]
+        big = [g for g in self._touching_groups(mvs, together) if len(g) >= MIN_MEMBERS]
         inside = {id(m) for g in big for m in g}
         return big + [g for g in groups if not any(id(m) in inside for m in g)]
 
