@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+import numpy as np
+
+from luza.calibration.profiles import load_profile
+from luza.physics.sim import Timeline
+from luza.physics.state import Strike
+from luza.samples.scenes import fp_rack_layout
 from luza.vision.events import FrameObs
+from luza.vision.events_truth import Noise, sample_scene
 
 
 def frame_at(fps: float) -> Callable[..., FrameObs]:
@@ -25,3 +34,33 @@ def rolled_away(ball: str, rest, way: Sequence, other: tuple, fps: float) -> lis
     pts = [rest] * 40 + list(way)
     frames = [frame(k, {ball: p, "3": other}) for k, p in enumerate(pts)]
     return frames + [frame(k, {"3": other}) for k in range(len(pts), len(pts) + 60)]
+
+
+def rolled(p0, v, s: float, accel: float):
+    """Where a ball from ``p0`` at velocity ``v`` (mm/s) is ``s`` seconds later, slowing
+    at ``accel`` (mm/s^2) and stopping when its speed is spent."""
+    sp = float(np.linalg.norm(v))
+    if sp == 0:
+        return p0
+    s = min(s, sp / accel)
+    return p0 + v * s - 0.5 * accel * (v / sp) * s * s
+
+
+@dataclass
+class _Play:
+    timeline: Timeline
+
+
+def sampled_break(fps: float):
+    """A Free Pyramid break (the rack with its sub-millimetre play, the coloured ball
+    struck into the apex at 7.5 m/s), sampled at ``fps`` without hands or a covering cue:
+    ``(profile, timeline, frames, truth)``."""
+    profile = load_profile("pyramid-12ft")
+    pos = fp_rack_layout(profile, np.random.default_rng(5))
+    tl = Timeline(profile, pos, seed=5)
+    tl.wait(2.0)
+    apex, y = pos["1"], pos["Y"]
+    angle = math.atan2(apex[1] - y[1], apex[0] - y[0]) + 0.002
+    tl.strike(Strike("Y", 7500.0, angle, 0.1, 0.0, 0.0), at_t=2.0)
+    frames, truth = sample_scene(_Play(tl), fps, Noise(seed=5, hands=False, cue_cover_p=0.0))
+    return profile, tl, frames, truth

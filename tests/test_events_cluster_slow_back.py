@@ -5,39 +5,19 @@ outside strikers, and the whole wave fell back to the impulse fit."""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
-import numpy as np
 import pytest
+from events_helpers import sampled_break
 
-from luza.calibration.profiles import load_profile
-from luza.physics.sim import Timeline
-from luza.physics.state import Strike
-from luza.samples.scenes import fp_rack_layout
 from luza.vision import rack_wave
 from luza.vision.events import EventExtractor
-from luza.vision.events_truth import Noise, sample_scene
 
 FPS = 60.0
-
-
-@dataclass
-class _Play:
-    timeline: Timeline
 
 
 @pytest.fixture(scope="module")
 def break_60fps():
     """A Free Pyramid break (the rack with its sub-millimetre play), sampled at 60 fps."""
-    profile = load_profile("pyramid-12ft")
-    pos = fp_rack_layout(profile, np.random.default_rng(5))
-    tl = Timeline(profile, pos, seed=5)
-    tl.wait(2.0)
-    apex, y = pos["1"], pos["Y"]
-    angle = math.atan2(apex[1] - y[1], apex[0] - y[0]) + 0.002
-    tl.strike(Strike("Y", 7500.0, angle, 0.1, 0.0, 0.0), at_t=2.0)
-    frames, truth = sample_scene(_Play(tl), FPS, Noise(seed=5, hands=False, cue_cover_p=0.0))
+    profile, _, frames, truth = sampled_break(FPS)
     return profile, frames, truth
 
 

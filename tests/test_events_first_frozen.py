@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from events_helpers import rolled
 
 from luza.calibration.profiles import load_profile
 from luza.vision.events import FrameObs, extract_events
@@ -45,13 +46,6 @@ def _near_frozen_cut(fps: float, seed: int, gap_mm: float, cut_deg: float):
     vn = float(v5 @ n)
     v5_out, v3_out = v5 - vn * n, vn * n
 
-    def roll(p0, v, s):
-        sp = float(np.linalg.norm(v))
-        if sp == 0:
-            return p0
-        s = min(s, sp / accel)
-        return p0 + v * s - 0.5 * accel * (v / sp) * s * s
-
     frames = []
     for k in range(int(3.0 * fps)):
         t = k / fps
@@ -60,8 +54,8 @@ def _near_frozen_cut(fps: float, seed: int, gap_mm: float, cut_deg: float):
         elif t <= t_hit:
             a = a0 + v5 * (t - t_strike)
         else:
-            a = roll(a_hit, v5_out, t - t_hit)
-        b = b0 if t <= t_hit else roll(b0, v3_out, t - t_hit)
+            a = rolled(a_hit, v5_out, t - t_hit, accel)
+        b = b0 if t <= t_hit else rolled(b0, v3_out, t - t_hit, accel)
         sa = 0.7 if t <= t_strike else 2.0
         sb = 0.7 if t <= t_hit else 2.0
         a = a + rng.normal(0, sa, 2)

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from events_helpers import rolled
 
 from luza.calibration.profiles import load_profile
 from luza.vision.events import FrameObs, extract_events
@@ -32,13 +33,6 @@ def _glancing_hit(fps: float, seed: int, speed_mm_s: float, cos_hit: float):
     vn = float(v9 @ n)
     v9_out, v13_out = v9 - vn * n, vn * n
 
-    def roll(p0, v, s):  # decelerating to rest
-        sp = float(np.linalg.norm(v))
-        if sp == 0:
-            return p0
-        s = min(s, sp / accel)
-        return p0 + v * s - 0.5 * accel * (v / sp) * s * s
-
     t_start = t_hit - 0.6
     p_start = a_hit - v9 * 0.6 - 0.5 * accel * u * 0.36  # so that it arrives at speed
     v_start = v9 + accel * u * 0.6
@@ -48,10 +42,10 @@ def _glancing_hit(fps: float, seed: int, speed_mm_s: float, cos_hit: float):
         if t <= t_start:
             a = p_start
         elif t <= t_hit:
-            a = roll(p_start, v_start, t - t_start)
+            a = rolled(p_start, v_start, t - t_start, accel)
         else:
-            a = roll(a_hit, v9_out, t - t_hit)
-        b = b0 if t <= t_hit else roll(b0, v13_out, t - t_hit)
+            a = rolled(a_hit, v9_out, t - t_hit, accel)
+        b = b0 if t <= t_hit else rolled(b0, v13_out, t - t_hit, accel)
         sa = 0.7 if t <= t_start else 1.0 + 0.6 * speed_mm_s / 1000
         sb = 0.7 if t <= t_hit else 1.0
         a = a + rng.normal(0, sa, 2)

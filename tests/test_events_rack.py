@@ -3,38 +3,20 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from events_helpers import sampled_break
 
-from luza.calibration.profiles import load_profile
 from luza.physics.params import build_geometry, params_from_profile
-from luza.physics.sim import Timeline
-from luza.physics.state import Strike
-from luza.samples.scenes import fp_rack_layout
 from luza.vision import rack_wave
 from luza.vision.events import extract_events
-from luza.vision.events_truth import Noise, sample_scene
-
-
-@dataclass
-class _Play:
-    timeline: Timeline
 
 
 @pytest.fixture(scope="module")
 def broken_rack():
     """A Free Pyramid break (the rack with its sub-millimetre play), sampled at 30 fps."""
-    profile = load_profile("pyramid-12ft")
-    pos = fp_rack_layout(profile, np.random.default_rng(5))
-    tl = Timeline(profile, pos, seed=5)
-    tl.wait(2.0)
-    apex, y = pos["1"], pos["Y"]
-    angle = math.atan2(apex[1] - y[1], apex[0] - y[0]) + 0.002
-    tl.strike(Strike("Y", 7500.0, angle, 0.1, 0.0, 0.0), at_t=2.0)
-    frames, truth = sample_scene(_Play(tl), 30.0, Noise(seed=5, hands=False, cue_cover_p=0.0))
-    return profile, tl, frames, truth
+    return sampled_break(30.0)
 
 
 def _wave(truth, fps: float = 30.0):
