@@ -389,7 +389,9 @@ class VisionPipeline:
     def _reported(self, det: Detections) -> Detections:
         """What the tracker made of the detections: the ones a ball took, and the rest
         only if each could be a ball put down (a crisp rim the classifier does not call
-        'none', not over a pocket's hole).  A detection let through because a moving
+        'none', not over a pocket's hole, not in a player's arm: a knuckle of a hand
+        resting on the cloth read as the yellow, fp-rally_s7003_720p60; a ball put
+        down is confirmed when the hand has left it).  A detection let through because a moving
         or hidden ball might be it (a hand's finger next to a rolling ball, the top
         of a ball sinking into a pocket) but that no ball took is nothing: dropped
         from the output and from what is carried to the next frame.  The far end of
@@ -404,7 +406,9 @@ class VisionPipeline:
             crisp = det.score >= NEW_MIN_SCORE
             crisp &= _none_prob(det) < NEW_MAX_NONE
             for j in np.nonzero(cand & crisp)[0]:
-                ok[j] = tr.motion.over_drop(det.xy_mm[j], DROP_MARGIN_RADII * tr.R) is None
+                ok[j] = tr.motion.over_drop(
+                    det.xy_mm[j], DROP_MARGIN_RADII * tr.R
+                ) is None and not self._in_arm(det.xy_mm[j])
         return det if ok.all() else det[ok]
 
     def _near_missing(self, det: Detections, dt: float) -> np.ndarray:

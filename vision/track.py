@@ -624,15 +624,30 @@ class BallTracker:
         return bool(self.in_arm(tr.xy)) and bool(self.in_arm(det.xy_mm[j]))
 
     def _hands_hold(self, tracks: list[Track], det: Detections, C: np.ndarray, cols) -> None:
-        """Ungate (in the wide pass's cost matrix ``C``: rows ``tracks``, columns detections
-        ``cols``) the pairs of a still ball under a hand with a blob of that hand."""
+        """Gate (in the wide pass's cost matrix ``C``: rows ``tracks``, columns detections
+        ``cols``) the pairs of a ball with a blob of a player's hand: a still ball under
+        the hand (``_hand_blob``), and a ball rolling on the bed with any weak blob in an
+        arm.  The wide pass reaches as far as the fastest ball could go; a ball rolling
+        slowly under a hand resting on the cloth took the hand's blob 57 mm off its way
+        there, and the jump became a speed nothing gave it, which widened its reach
+        until it took a fingertip 300 mm away (fp-rally_s7003_720p60).  Inside its own
+        moving gate (the first pass) a rolling ball still takes such a blob."""
         if self.in_arm is None:
             return
         weak = [jj for jj, j in enumerate(cols) if det.score[j] < HAND_BLOB_MAX_SCORE]
         for i, tr in enumerate(tracks):
             for jj in weak:
-                if C[i, jj] < GATE_OPEN_COST and self._hand_blob(tr, det, cols[jj]):
+                if C[i, jj] < GATE_OPEN_COST and (
+                    self._hand_blob(tr, det, cols[jj]) or self._rolling_into_hand(tr, det, cols[jj])
+                ):
                     C[i, jj] = GATED_COST
+
+    def _rolling_into_hand(self, tr: Track, det: Detections, j: int) -> bool:
+        """Whether weak detection ``j`` (no crisp rim, not a streak) lies in a player's arm
+        while ``tr`` rolls on the bed in view: the hand's, for the wide pass."""
+        if tr.state != "table" or tr.speed <= REST_SPEED_MM_S or det.is_streak[j]:
+            return False
+        return det.score[j] < HAND_BLOB_MAX_SCORE and bool(self.in_arm(det.xy_mm[j]))
 
     def vanished(self, tr: Track, frame: int) -> bool:
         """A still ball lost from view whose spot now shows plain cloth: it moved while
