@@ -146,6 +146,11 @@ TOUCH_FIT_MAX_MM_S = 300.0  # ... only when the ball meets the nose slower than 
 CREEP_IN_MIN_MM_S = 8.0  # a ball 'at rest' over a drop hole drifting into it this fast ...
 CREEP_IN_MIN_COS = 0.7  # ... towards the hole's centre, then gone: it crept in (a pot)
 NOSE_END_LOOK_FRAMES = 1.0  # a nose touch's path meeting its line this soon past its end
+# a nose touch found at a break by a ball seen this far beyond the nose's contact line
+# (past its end, in the mouth) this soon after: it went by the nose's end into the jaw
+NOSE_PASSED_MM = 8.0
+NOSE_PASSED_FRAMES = 2.0
+NOSE_END_SLACK_MM = 1.5  # a contact point this little past a nose's end is still the nose's
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
 JAW_SAME_SIDE_COS = 0.7  # ... the same side: normals this close (cosine)
 BOUNCE_BACK_MM = 3.0  # a slow ball resting this much further off a nose than it came: it bounced
@@ -1300,6 +1305,7 @@ class EventExtractor:
             self.profile.ball_radius_mm,
         )
         out = self._unparted_repeats(out)
+        out = self._nose_or_rounding(out)
         # a ball touching a jaw side again within JAW_RETOUCH_S: its fall into the
         # pocket bent its way there (a rattle goes from one side to the other)
         jaw_seen: dict = {}
@@ -1632,6 +1638,9 @@ class EventExtractor:
         name = fields["cushion"]
         if name.startswith("jaw:") or name not in g.seg_name:
             return t_c, fields
+        jaw = self._past_nose_end(mv, t_c, name)
+        if jaw is not None:
+            return t_c, {**fields, "cushion": jaw}
         j = g.seg_name.index(name)
         bd = self.data[mv.ball]
         idx = np.asarray(mv.idx)
@@ -1656,6 +1665,69 @@ class EventExtractor:
         i0 = int(min(f, len(ts) - 2))
         c = xy[i0] + (f - i0) * (xy[i0 + 1] - xy[i0])
         return tv, {**fields, "pos": _r(c)}
+
+    def _nose_or_rounding(self, cands: list[_Cand]) -> list[_Cand]:
+        """One contact where a cushion nose ends at a pocket: a ball found touching the
+        nose and the jaw rounding tangent to the nose's end within a frame of each other
+        (the break and the gap reversal each name one of the two lines) touched one of
+        them.  The rounding lies beyond the nose's end: a contact point (the mean of the
+        two found) inside the nose's ends (or within ``NOSE_END_SLACK_MM`` past them:
+        there the two lines meet, tangent) is the nose's, one further the jaw's."""
+        g = self.geom
+        drop: set[int] = set()
+        cush = [c for c in cands if c.type == "cushion"]
+        for a in cush:
+            name = a.data["cushion"]
+            if name.startswith("jaw:") or name not in g.seg_name:
+                continue
+            j = g.seg_name.index(name)
+            ends = (g.seg_a[j], g.seg_a[j] + g.seg_d[j] * g.seg_len[j])
+            roundings = {
+                g.circ_name[k]
+                for e in ends
+                for k in range(len(g.circ_name))
+                if float(np.linalg.norm(g.circ_c[k] - e)) <= g.circ_r[k] + 1.0
+            }
+            for b in cush:
+                if (
+                    id(b) in drop
+                    or id(a) in drop
+                    or b.data["ball"] != a.data["ball"]
+                    or b.data["cushion"] not in roundings
+                    or abs(b.t - a.t) > self.dt
+                    or not _same_spot(a, b, self.R)
+                ):
+                    continue
+                c = 0.5 * (np.asarray(a.data["pos"], float) + np.asarray(b.data["pos"], float))
+                along = float((c - g.seg_a[j]) @ g.seg_d[j])
+                inside = -NOSE_END_SLACK_MM <= along <= g.seg_len[j] + NOSE_END_SLACK_MM
+                drop.add(id(b) if inside else id(a))
+        return [c for c in cands if id(c) not in drop]
+
+    def _past_nose_end(self, mv: Move, t_c: float, name: str) -> str | None:
+        """The jaw a nose touch found at a break really was: the ball is seen
+        ``NOSE_PASSED_MM`` or more beyond the nose's contact line, past the nose's end,
+        within ``NOSE_PASSED_FRAMES`` after the touch.  A ball that touches a nose
+        bounces off it (its centre never crosses that line); one seen beyond it went by
+        the nose's end into the mouth, and the path that reached the nose's line within
+        the contact slack (a fast ball heading for a corner pocket along a cushion,
+        ~3 mm of noise a sample) met the jaw there: the jaw rounding at that end (None
+        when nothing says so)."""
+        g = self.geom
+        j = g.seg_name.index(name)
+        bd = self.data[mv.ball]
+        idx = np.asarray(mv.idx)
+        ts, xy = bd.ts[idx], bd.xy[idx]
+        after = (ts > t_c) & (ts <= t_c + NOSE_PASSED_FRAMES * self.dt)
+        rel = xy[after] - g.seg_a[j]
+        gap = rel @ g.seg_n[j] - self.R
+        along = rel @ g.seg_d[j]
+        past = (gap < -NOSE_PASSED_MM) & ((along < 0.0) | (along > g.seg_len[j]))
+        if not past.any():
+            return None
+        end = g.seg_a[j] + (g.seg_d[j] * g.seg_len[j] if along[past][0] > 0 else 0.0)
+        k = int(np.argmin(np.hypot(*(g.circ_c - end).T)))
+        return g.circ_name[k]
 
     def _bounced_to_rest(self, mv: Move, found: list[_Cand]) -> list[_Cand]:
         """A slow ball that meets a cushion nose and comes to rest a few millimetres off
