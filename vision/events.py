@@ -119,6 +119,9 @@ RACK_DEPART_BACK_S = 0.2
 HAND_FRAMES = 3  # a ball must be seen at rest this many frames to be placed
 # a cushion contact seen in the gap to one contact line: the gap falls, then rises
 REVERSAL_NEAR_MM = 12.0  # samples this close to a contact line are looked at
+# ... and a fast ball's closest sample this close, when it is one of at most two there
+# (the samples either side of its touch: 33 mm a frame at 1 m/s across the line at 30 fps)
+REVERSAL_FAST_NEAR_MM = 25.0
 REVERSAL_SIDE_SAMPLES = 3  # a line is fitted to the gap over this many samples each side
 REVERSAL_SIDE_S = 0.2  # ... spanning at most this long
 REVERSAL_MIN_MM_S = 25.0  # the gap falls and rises at least this fast
@@ -1389,9 +1392,9 @@ class EventExtractor:
         gaps = np.concatenate([gap_s, gap_c], axis=1)
         names = g.seg_name + g.circ_name
         out: list[_Cand] = []
-        for j in np.nonzero(np.min(gaps, axis=0) <= REVERSAL_NEAR_MM)[0]:
+        for j in np.nonzero(np.min(gaps, axis=0) <= REVERSAL_FAST_NEAR_MM)[0]:
             col = gaps[:, j]
-            for m in _run_minima(col, REVERSAL_NEAR_MM):
+            for m in _run_minima(col, REVERSAL_NEAR_MM) + self._fast_minima(col):
                 hit = self._gap_vertex(ts, col, m)
                 if hit is not None and j >= len(g.seg_name):
                     # the gap to a point falls and rises as a ball merely passes it:
@@ -1429,6 +1432,26 @@ class EventExtractor:
             if all(abs(c.t - o.t) > self.dt for o in kept):
                 kept.append(c)
         return sorted(kept, key=lambda c: c.t)
+
+    @staticmethod
+    def _fast_minima(col: np.ndarray) -> list[int]:
+        """The closest samples to a line of a fast ball that met it between two frames:
+        a run of at most two samples within ``REVERSAL_FAST_NEAR_MM`` of the line, none
+        within ``REVERSAL_NEAR_MM`` (those are looked at anyway).  Whether it touched the
+        line is for the gap's falling and rising lines to say (their vertex at a zero
+        gap); a ball passing by keeps a gap that does not turn."""
+        out = []
+        for m in _run_minima(col, REVERSAL_FAST_NEAR_MM):
+            if col[m] <= REVERSAL_NEAR_MM:
+                continue
+            lo = hi = m
+            while lo > 0 and col[lo - 1] <= REVERSAL_FAST_NEAR_MM:
+                lo -= 1
+            while hi + 1 < len(col) and col[hi + 1] <= REVERSAL_FAST_NEAR_MM:
+                hi += 1
+            if hi - lo <= 1:
+                out.append(m)
+        return out
 
     def _pair_reversals(self, mvs: list[Move], t_end: float, found: list[_Cand], soon) -> list:
         """Collisions seen in the gap between two balls falling to zero and rising again
