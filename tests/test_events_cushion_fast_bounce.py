@@ -1,6 +1,8 @@
-"""A fast ball bouncing off a nose between two frames, both samples 15-20 mm off it
-(``_fast_minima`` feeding the gap reversal).  Samples: balls of development scenes at
-30 fps as the tracker gives them (the noise of ``vision/events_truth.py``)."""
+"""Fast balls at cushions at 30 fps: a bounce off a nose between two frames, both samples
+15-20 mm off it (``_fast_minima`` feeding the gap reversal), and a nose then the jaw at
+its end in one frame gap (two touches, not one: ``NOSE_JAW_SAME_SPOT_MM``).  Samples:
+balls of development scenes as the tracker gives them (the noise of
+``vision/events_truth.py``)."""
 
 from __future__ import annotations
 
@@ -83,3 +85,22 @@ def test_a_fast_bounce_between_two_frames_off_the_nose_is_found():
         touches = _touches(_frames(ball, rest, way), ball)
         assert [e["cushion"] for e in touches] == ["right-foot"], ball
         assert abs(touches[0].t - t) <= TOL_S, ball
+
+
+# ball Y of fp-multi (seed 1117) from 3.6 s (after its collision with ball 11), at 3 m/s
+# into the foot nose 27 mm inside its end by the foot-left pocket (truth 3.6725 s), then
+# off the jaw rounding at that end 19 ms later (truth 3.6918 s): two touches in one frame
+# gap, found by the break (the nose) and the gap reversal (the jaw) 21 mm apart
+REST_2 = (3450.0, 410.0)
+WAY_2 = [
+    (3467.8, 308.4), (3487.0, 204.5), (3511.5, 107.1), (3499.1, 57.0), (3494.1, 123.4),
+    None, (3487.3, 266.4), (3472.8, 336.6), (3469.9, 406.2), (3470.7, 469.0),
+]  # fmt: skip
+T_2 = (N_REST / FPS + 3.6725 - 3.6, N_REST / FPS + 3.6918 - 3.6)
+
+
+def test_a_nose_then_the_jaw_at_its_end_in_one_frame_gap_are_two_touches():
+    touches = _touches(_frames("Y", REST_2, WAY_2), "Y")
+    assert [e["cushion"] for e in touches] == ["foot", "jaw:foot-left"]
+    for e, t in zip(touches, T_2, strict=True):
+        assert abs(e.t - t) <= TOL_S

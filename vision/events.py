@@ -154,6 +154,7 @@ NOSE_END_LOOK_FRAMES = 1.0  # a nose touch's path meeting its line this soon pas
 NOSE_PASSED_MM = 8.0
 NOSE_PASSED_FRAMES = 2.0
 NOSE_END_SLACK_MM = 1.5  # a contact point this little past a nose's end is still the nose's
+NOSE_JAW_SAME_SPOT_MM = 10.0  # a nose and a jaw rounding touch found this close: one touch
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
 JAW_SAME_SIDE_COS = 0.7  # ... the same side: normals this close (cosine)
 BOUNCE_BACK_MM = 3.0  # a slow ball resting this much further off a nose than it came: it bounced
@@ -1692,10 +1693,12 @@ class EventExtractor:
     def _nose_or_rounding(self, cands: list[_Cand]) -> list[_Cand]:
         """One contact where a cushion nose ends at a pocket: a ball found touching the
         nose and the jaw rounding tangent to the nose's end within a frame of each other
-        (the break and the gap reversal each name one of the two lines) touched one of
-        them.  The rounding lies beyond the nose's end: a contact point (the mean of the
-        two found) inside the nose's ends (or within ``NOSE_END_SLACK_MM`` past them:
-        there the two lines meet, tangent) is the nose's, one further the jaw's."""
+        and ``NOSE_JAW_SAME_SPOT_MM`` of each other (the break and the gap reversal each
+        name one of the two lines) touched one of them (a fast ball can touch both in
+        turn, 20 mm and more apart).  The rounding lies beyond the nose's end: a
+        contact point (the mean of the two found) inside the nose's ends (or within
+        ``NOSE_END_SLACK_MM`` past them: there the two lines meet, tangent) is the
+        nose's, one further the jaw's."""
         g = self.geom
         drop: set[int] = set()
         cush = [c for c in cands if c.type == "cushion"]
@@ -1718,7 +1721,7 @@ class EventExtractor:
                     or b.data["ball"] != a.data["ball"]
                     or b.data["cushion"] not in roundings
                     or abs(b.t - a.t) > self.dt
-                    or not _same_spot(a, b, self.R)
+                    or not _same_spot(a, b, NOSE_JAW_SAME_SPOT_MM)
                 ):
                     continue
                 c = 0.5 * (np.asarray(a.data["pos"], float) + np.asarray(b.data["pos"], float))
