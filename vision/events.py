@@ -1237,11 +1237,17 @@ class EventExtractor:
         def broke_with(a: str, b: str, t: float, before: float = math.inf) -> bool:
             """``a`` and ``b`` in (or against) one cluster that broke, before ``before``,
             more than its own frames (``CLUSTER_DT_FRAMES``: a contact found there may be
-            the wave's own) and less than ``CLUSTER_QUIET_S`` before ``t``."""
+            the wave's own) and less than ``CLUSTER_QUIET_S`` before ``t``, their gap
+            (seen) never opened beyond ``PAIR_PARTED_MM`` since: one touch, parting."""
             ca, cb = cl_of.get(a), cl_of.get(b)
             ka = late.get(a, set()) | ({ca[0]} if ca else set())
             kb = late.get(b, set()) | ({cb[0]} if cb else set())
-            return any(t_cl[k] < before and lim_cl < t - t_cl[k] < CLUSTER_QUIET_S for k in ka & kb)
+            for k in ka & kb:
+                if t_cl[k] < before and lim_cl < t - t_cl[k] < CLUSTER_QUIET_S:
+                    _, gap = self._pair_gap(a, b, 0.5 * (t_cl[k] + t), 0.5 * (t - t_cl[k]))
+                    if len(gap) and float(np.max(gap)) <= PAIR_PARTED_MM:
+                        return True
+            return False
 
         def same_cluster_soon(a: str, b: str, t: float) -> bool:
             ca, cb = cl_of.get(a), cl_of.get(b)
