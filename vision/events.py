@@ -108,6 +108,7 @@ CLUSTER_QUIET_S = 0.35  # no new contact inside a cluster this soon after it bro
 COLLISION_DV_COS = 0.5  # a contact's velocity change points away from the other ball
 CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: one cluster
 CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
+LATE_LEAVER_GAP_MM = 1.5  # a ball lying this close to a cluster's member and leaving late
 CLUSTER_MIN_DV_MM_S = 60.0  # an impulse (as a velocity change) that counts as a contact
 CLUSTER_MIN_FRACTION = 0.02  # ... or this fraction of the cluster's largest
 # a slow rack ball is seen leaving its rest only once it is 5 mm from its anchor (50 ms
@@ -1237,12 +1238,40 @@ class EventExtractor:
                 if h is not None and h[1] not in cl_of:
                     cl_of[h[1]] = (k, min(x.t_start for x in cl))
 
+        # a ball lying against a cluster that set off after it (slowly) went with it
+        late = self._late_leavers(clusters, [mv for mv in mvs if mv not in starts])
+        t_cl = [min(x.t_start for x in cl) for cl in clusters]
+        lim_cl = CLUSTER_DT_FRAMES * self.dt
+
+        def broke_with(a: str, b: str, t: float, before: float = math.inf) -> bool:
+            """``a`` and ``b`` in (or against) one cluster that broke, before ``before``,
+            more than its own frames (``CLUSTER_DT_FRAMES``: a contact found there may be
+            the wave's own) and less than ``CLUSTER_QUIET_S`` before ``t``, their gap
+            (seen) never opened beyond ``PAIR_PARTED_MM`` since: one touch, parting."""
+            ca, cb = cl_of.get(a), cl_of.get(b)
+            ka = late.get(a, set()) | ({ca[0]} if ca else set())
+            kb = late.get(b, set()) | ({cb[0]} if cb else set())
+            for k in ka & kb:
+                if t_cl[k] < before and lim_cl < t - t_cl[k] < CLUSTER_QUIET_S:
+                    _, gap = self._pair_gap(a, b, 0.5 * (t_cl[k] + t), 0.5 * (t - t_cl[k]))
+                    if len(gap) and float(np.max(gap)) <= PAIR_PARTED_MM:
+                        return True
+            return False
+
         def same_cluster_soon(a: str, b: str, t: float) -> bool:
             ca, cb = cl_of.get(a), cl_of.get(b)
-            return bool(ca and cb and ca[0] == cb[0] and t - ca[1] < CLUSTER_QUIET_S)
+            if ca and cb and ca[0] == cb[0] and t - ca[1] < CLUSTER_QUIET_S:
+                return True
+            return broke_with(a, b, t)
 
-        for cl in clusters:
-            out += self._cluster_contacts(cl, hits)
+        for k, cl in enumerate(clusters):
+            # (a cluster of late leavers: its pairs with the earlier one's balls were
+            # that one's wave)
+            out += [
+                c
+                for c in self._cluster_contacts(cl, hits)
+                if not broke_with(c.data["a"], c.data["b"], c.t, t_cl[k] - lim_cl)
+            ]
         seen_from = len(out)  # the contacts seen on the open table from here
         for mv in mvs:
             if mv in starts or id(mv) in in_cluster:
@@ -2000,6 +2029,26 @@ class EventExtractor:
         for i, m in enumerate(mvs):
             groups.setdefault(find(i), []).append(m)
         return list(groups.values())
+
+    def _late_leavers(self, clusters: list[list[Move]], mvs: list[Move]) -> dict[str, set[int]]:
+        """Balls (moves not in cluster ``k``) that lay against a member of cluster ``k``
+        (anchors within ``LATE_LEAVER_GAP_MM`` of touching) and set off after it broke,
+        within ``CLUSTER_QUIET_S``: ball -> those ``k``.  A rack's slow back balls
+        (70-200 mm/s at the wave) are seen leaving their rests frames after the wave
+        (5 mm from the anchor takes 25-70 ms): they were pushed in it, not hit anew."""
+        reach = 2 * self.R + LATE_LEAVER_GAP_MM
+        out: dict[str, set[int]] = {}
+        for k, cl in enumerate(clusters):
+            t_k = min(x.t_start for x in cl)
+            anchors = [x.anchor0 for x in cl if x.anchor0 is not None]
+            for mv in mvs:
+                if mv.anchor0 is None or any(x is mv for x in cl):
+                    continue
+                if not 0.0 < mv.t_start - t_k < CLUSTER_QUIET_S:
+                    continue
+                if any(np.linalg.norm(mv.anchor0 - a) <= reach for a in anchors):
+                    out.setdefault(mv.ball, set()).add(k)
+        return out
 
     def _departure(self, mv: Move) -> float:
         """When a ball at rest left its anchor: its first piece's closest approach to the
