@@ -193,12 +193,13 @@ class VisionPipeline:
                     streaks=self._streaks_possible(frame, in_box & ~unchanged),
                     coarse_px=self._moving_px(frame),
                 )
-                way = self._on_the_way(new, frame)
-                if self.tracker.t is not None:
-                    way |= self._near_missing(new, max(frame.t - self.tracker.t, 1e-3))
-                new = _balls_only(self._classify(img, new, frame), way)
                 old = self._last[~in_box | static]
                 old.frame, old.t = frame.index, frame.t
+                way = self._on_the_way(new, frame)
+                if self.tracker.t is not None:
+                    dt = max(frame.t - self.tracker.t, 1e-3)
+                    way |= self._near_missing(new, dt, carried_mm=old.xy_mm)
+                new = _balls_only(self._classify(img, new, frame), way)
                 if len(old) and len(new):
                     # a ball on a box's edge may be found again: keep the carried one
                     dd = np.linalg.norm(new.xy_px[:, None] - old.xy_px[None], axis=2)
@@ -411,13 +412,19 @@ class VisionPipeline:
                 ) is None and not self._in_arm(det.xy_mm[j])
         return det if ok.all() else det[ok]
 
-    def _near_missing(self, det: Detections, dt: float) -> np.ndarray:
+    def _near_missing(
+        self, det: Detections, dt: float, carried_mm: np.ndarray | None = None
+    ) -> np.ndarray:
         """Detections within reach of a still ball that has no detection on its spot
         now and was seen lately (or whose spot shows plain cloth) -- and was not lost
         under a player's arm that still covers its spot: a hand does not strike a ball
         (it takes it, or moves it and puts it down crisp), so what shows in that hand
         is no struck ball smeared past the classifier (fp-penalty_s8110: the palm
-        lowered over the penalty ball, read 'none', was kept as the ball struck)."""
+        lowered over the penalty ball, read 'none', was kept as the ball struck).
+        ``carried_mm``: the detections carried from the last frame (pixels unchanged)
+        -- a ball on one of them is still there; without them every still ball outside
+        the searched boxes looked struck and lent the fastest ball's reach to a grip
+        fist read 'none' (fp-rally_s9026_720p30)."""
         tr = self.tracker
         out = np.zeros(len(det), bool)
         R = self.profile.ball_radius_mm
@@ -436,8 +443,12 @@ class VisionPipeline:
             ):
                 continue
             d = np.linalg.norm(det.xy_mm - t.xy, axis=1)
-            if (d < REST_GATE_RADII * R).any():
-                continue  # still there
+            if (d < REST_GATE_RADII * R).any() or (
+                carried_mm is not None
+                and len(carried_mm)
+                and (np.linalg.norm(carried_mm - t.xy, axis=1) < REST_GATE_RADII * R).any()
+            ):
+                continue  # still there (seen now, or carried: its pixels did not change)
             within = d <= tr.reach_mm(t, since)
             if not within.any() or (t.state == "hidden" and t.lost_in_arm and self._in_arm(t.xy)):
                 continue
