@@ -609,10 +609,11 @@ class BallTracker:
         self._last_n_unmatched = n_det - len(matched_det)
         return self._output(det, events, visible)
 
-    def _hand_blob(self, tr: Track, det: Detections, j: int) -> bool:
+    def _hand_blob(self, tr: Track, det: Detections, j: int, blob_in_arm=None) -> bool:
         """Whether detection ``j`` off the spot of still ball ``tr`` is a blob of the hand
         over that spot: no crisp rim (score below ``HAND_BLOB_MAX_SCORE``), not a streak,
-        the ball's spot and the blob both in a player's arm."""
+        the ball's spot and the blob both in a player's arm (``blob_in_arm(j)``, when
+        given, answers the blob's part: one look per detection for many balls)."""
         if self.in_arm is None or det.score[j] >= HAND_BLOB_MAX_SCORE or det.is_streak[j]:
             return False
         if tr.speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving):
@@ -621,7 +622,9 @@ class BallTracker:
             return False  # matched only in place already
         if float(np.linalg.norm(det.xy_mm[j] - tr.xy)) <= STILL_DRIFT_MM:
             return False
-        return bool(self.in_arm(tr.xy)) and bool(self.in_arm(det.xy_mm[j]))
+        if not self.in_arm(tr.xy):
+            return False
+        return blob_in_arm(j) if blob_in_arm else bool(self.in_arm(det.xy_mm[j]))
 
     def _hands_hold(self, tracks: list[Track], det: Detections, C: np.ndarray, cols) -> None:
         """Gate (in the wide pass's cost matrix ``C``: rows ``tracks``, columns detections
@@ -635,19 +638,29 @@ class BallTracker:
         if self.in_arm is None:
             return
         weak = [jj for jj, j in enumerate(cols) if det.score[j] < HAND_BLOB_MAX_SCORE]
+        looked: dict[int, bool] = {}  # the arm test costs a foreground look: once a blob
+
+        def blob_in_arm(j: int) -> bool:
+            if j not in looked:
+                looked[j] = bool(self.in_arm(det.xy_mm[j]))
+            return looked[j]
+
         for i, tr in enumerate(tracks):
             for jj in weak:
+                j = cols[jj]
                 if C[i, jj] < GATE_OPEN_COST and (
-                    self._hand_blob(tr, det, cols[jj]) or self._rolling_into_hand(tr, det, cols[jj])
+                    self._hand_blob(tr, det, j, blob_in_arm)
+                    or self._rolling_into_hand(tr, det, j, blob_in_arm)
                 ):
                     C[i, jj] = GATED_COST
 
-    def _rolling_into_hand(self, tr: Track, det: Detections, j: int) -> bool:
+    def _rolling_into_hand(self, tr: Track, det: Detections, j: int, blob_in_arm) -> bool:
         """Whether weak detection ``j`` (no crisp rim, not a streak) lies in a player's arm
-        while ``tr`` rolls on the bed in view: the hand's, for the wide pass."""
+        (``blob_in_arm(j)``) while ``tr`` rolls on the bed in view: the hand's, for the
+        wide pass."""
         if tr.state != "table" or tr.speed <= REST_SPEED_MM_S or det.is_streak[j]:
             return False
-        return det.score[j] < HAND_BLOB_MAX_SCORE and bool(self.in_arm(det.xy_mm[j]))
+        return det.score[j] < HAND_BLOB_MAX_SCORE and blob_in_arm(j)
 
     def vanished(self, tr: Track, frame: int) -> bool:
         """A still ball lost from view whose spot now shows plain cloth: it moved while
