@@ -51,16 +51,37 @@ class _Play:
     timeline: Timeline
 
 
-def sampled_break(fps: float):
+def sampled_break(fps: float, speed_mm_s: float = 7500.0):
     """A Free Pyramid break (the rack with its sub-millimetre play, the coloured ball
-    struck into the apex at 7.5 m/s), sampled at ``fps`` without hands or a covering cue:
-    ``(profile, timeline, frames, truth)``."""
+    struck into the apex at ``speed_mm_s``), sampled at ``fps`` without hands or a
+    covering cue: ``(profile, timeline, frames, truth)``."""
     profile = load_profile("pyramid-12ft")
     pos = fp_rack_layout(profile, np.random.default_rng(5))
     tl = Timeline(profile, pos, seed=5)
     tl.wait(2.0)
     apex, y = pos["1"], pos["Y"]
     angle = math.atan2(apex[1] - y[1], apex[0] - y[0]) + 0.002
-    tl.strike(Strike("Y", 7500.0, angle, 0.1, 0.0, 0.0), at_t=2.0)
+    tl.strike(Strike("Y", speed_mm_s, angle, 0.1, 0.0, 0.0), at_t=2.0)
     frames, truth = sample_scene(_Play(tl), fps, Noise(seed=5, hands=False, cue_cover_p=0.0))
     return profile, tl, frames, truth
+
+
+def rest_way_rest(
+    ball: str, rest, way: Sequence, other: dict, fps: float, n_rest: int, n_tail: int
+) -> list[FrameObs]:
+    """``ball`` at rest at ``rest`` for ``n_rest`` frames, then along ``way`` (one point a
+    frame; None: hidden; ``'gone'``: off the table), then ``n_tail`` frames at rest where
+    it stopped (or gone); the balls ``other`` (id -> table mm) lie still all along."""
+    frames = [FrameObs(k, k / fps, {ball: rest, **other}) for k in range(n_rest)]
+    for i, p in enumerate(way):
+        k = n_rest + i
+        if p == "gone":
+            frames.append(FrameObs(k, k / fps, dict(other)))
+        elif p is None:
+            frames.append(FrameObs(k, k / fps, dict(other), frozenset({ball})))
+        else:
+            frames.append(FrameObs(k, k / fps, {ball: p, **other}))
+    n = n_rest + len(way)
+    last = way[-1]
+    tail = dict(other) if last is None or last == "gone" else {ball: last, **other}
+    return frames + [FrameObs(k, k / fps, tail) for k in range(n, n + n_tail)]

@@ -7,39 +7,21 @@ by the replay and again 5-10 frames later by a path break or the late ball's sta
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 import pytest
+from events_helpers import sampled_break
 
-from luza.calibration.profiles import load_profile
-from luza.physics.sim import Timeline
-from luza.physics.state import Strike
-from luza.samples.scenes import fp_rack_layout
 from luza.vision.events import CLUSTER_QUIET_S, extract_events
-from luza.vision.events_truth import Noise, sample_scene
 
 FPS = 60.0
-
-
-class _Play:
-    def __init__(self, tl):
-        self.timeline = tl
 
 
 @pytest.fixture(scope="module")
 def slow_break():
     """A Free Pyramid rack broken gently (the coloured ball at 3 m/s into the apex):
     the back balls leave at 60-200 mm/s, seen moving 4-10 frames after the wave."""
-    profile = load_profile("pyramid-12ft")
-    pos = fp_rack_layout(profile, np.random.default_rng(5))
-    tl = Timeline(profile, pos, seed=5)
-    tl.wait(2.0)
-    apex, y = pos["1"], pos["Y"]
-    angle = math.atan2(apex[1] - y[1], apex[0] - y[0]) + 0.002
-    tl.strike(Strike("Y", 3000.0, angle, 0.1, 0.0, 0.0), at_t=2.0)
-    frames, truth = sample_scene(_Play(tl), FPS, Noise(seed=5, hands=False, cue_cover_p=0.0))
-    return profile, set(pos) - {"Y"}, frames, truth
+    profile, tl, frames, truth = sampled_break(FPS, speed_mm_s=3000.0)
+    rack = (set(frames[0].seen) | frames[0].hidden) - {"Y"}  # the 15 racked balls
+    return profile, rack, frames, truth
 
 
 def test_rack_pairs_are_not_found_again_after_the_wave(slow_break):

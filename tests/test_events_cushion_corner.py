@@ -4,6 +4,8 @@ gives them (the noise of ``vision/events_truth.py``)."""
 
 from __future__ import annotations
 
+from events_helpers import rest_way_rest
+
 from luza.calibration.profiles import load_profile
 from luza.vision.events import FrameObs, extract_events
 
@@ -16,19 +18,7 @@ OTHER = {"X": (1000.0, 900.0)}  # a ball at rest far from everything
 def _frames(ball: str, rest, way, n_rest: int = 40) -> list[FrameObs]:
     """``ball`` at rest at ``rest``, then along ``way`` (None: hidden; after its end
     ``'gone'`` samples: not on the table any more), then at rest where it stopped."""
-    frames = [FrameObs(k, k / FPS, {ball: rest, **OTHER}) for k in range(n_rest)]
-    for i, p in enumerate(way):
-        k = n_rest + i
-        if p == "gone":
-            frames.append(FrameObs(k, k / FPS, dict(OTHER)))
-        elif p is None:
-            frames.append(FrameObs(k, k / FPS, dict(OTHER), frozenset({ball})))
-        else:
-            frames.append(FrameObs(k, k / FPS, {ball: p, **OTHER}))
-    n = n_rest + len(way)
-    last = way[-1]
-    tail = dict(OTHER) if last in (None, "gone") else {ball: last, **OTHER}
-    return frames + [FrameObs(k, k / FPS, tail) for k in range(n, n + 40)]
+    return rest_way_rest(ball, rest, way, OTHER, FPS, n_rest, 40)
 
 
 def _cushions(frames, ball: str, game: str):

@@ -6,6 +6,8 @@ balls of development scenes as the tracker gives them (the noise of
 
 from __future__ import annotations
 
+from events_helpers import rest_way_rest
+
 from luza.calibration.profiles import load_profile
 from luza.vision.events import FrameObs, extract_events
 
@@ -17,15 +19,7 @@ OTHER = {"X": (1000.0, 300.0)}  # a ball at rest far from everything
 
 
 def _frames(ball: str, rest, way) -> list[FrameObs]:
-    frames = [FrameObs(k, k / FPS, {ball: rest, **OTHER}) for k in range(N_REST)]
-    for i, p in enumerate(way):
-        k = N_REST + i
-        if p is None:
-            frames.append(FrameObs(k, k / FPS, dict(OTHER), frozenset({ball})))
-        else:
-            frames.append(FrameObs(k, k / FPS, {ball: p, **OTHER}))
-    n = N_REST + len(way)
-    return frames + [FrameObs(k, k / FPS, {ball: way[-1], **OTHER}) for k in range(n, n + 30)]
+    return rest_way_rest(ball, rest, way, OTHER, FPS, N_REST, 30)
 
 
 def _touches(frames, ball: str):
