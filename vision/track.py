@@ -110,6 +110,13 @@ RATTLE_OUT_MAX_NONE = 0.5
 # ball's -- within the rest gate a view of the ball that does not move it, beyond it none.
 # A hand taking a penalty ball drew it away: a false shot_start, the ball off the table.
 HAND_BLOB_MAX_SCORE = 0.7
+# A ball lost from view while rolling that no other ball can have met unseen goes straight
+# on: a streak (no rim, no class: only where it lies tells whose it is) further than this
+# to the side of its line is not its smear.  A cue shaft lying on the cloth read as a
+# 148 mm streak 150 mm to the side of a white lost under the bridge hand, and the white
+# took it (fb-rally_s9011_720p60).  Balls meet when their paths pass within MEET_RADII.
+LOST_LINE_RADII = 1.5
+MEET_RADII = 3.0
 
 
 # Which detection class each ball id has.
@@ -569,9 +576,12 @@ class BallTracker:
                 moving = tr.speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving)
                 stuck = self.stays_put(tr, det)
                 back = self._cannot_turn_back(tr, since)
+                line = self._lost_line(tr, since) if streak.any() else None
                 for jj, j in enumerate(rest_det):
                     if streak[j] and not moving and not self.struck_into(tr, det, j):
                         continue
+                    if streak[j] and line is not None and self._off_line(line, det.xy_mm[j]):
+                        continue  # a lone ball lost rolling: not a streak to the side
                     if stuck and not streak[j]:
                         continue
                     if back is not None and float((det.xy_mm[j] - tr.xy) @ back) > 2 * self.R:
@@ -768,6 +778,33 @@ class BallTracker:
                     return None
         return -u
 
+    def _lost_line(self, tr: Track, since: float) -> tuple[np.ndarray, np.ndarray] | None:
+        """For a ball lost from view while rolling, unseen for at most ``HIDDEN_ROLL_S``,
+        whose straight path over that time passes no other moving or lost ball within
+        ``MEET_RADII``: the line it rolls on (a point and its unit direction).  Only its
+        own way is its own: nothing met it.  None otherwise."""
+        if tr.state != "hidden" or not tr.lost_moving or tr.speed <= REST_SPEED_MM_S:
+            return None
+        if since > HIDDEN_ROLL_S:
+            return None
+        for o in self.tracks.values():
+            if o is tr or not o.on_table:
+                continue
+            if o.state == "hidden" or o.speed > REST_SPEED_MM_S:
+                # the two straight paths' closest approach while it was unseen
+                rp, rv = o.xy - tr.xy, o.v - tr.v
+                vv = float(rv @ rv)
+                s = 0.0 if vv < 1e-9 else min(0.0, max(-since, -float(rp @ rv) / vv))
+                if float(np.hypot(*(rp + rv * s))) < MEET_RADII * self.R:
+                    return None
+        return tr.xy, tr.v / tr.speed
+
+    def _off_line(self, line: tuple[np.ndarray, np.ndarray], xy: np.ndarray) -> bool:
+        """Whether ``xy`` lies more than ``LOST_LINE_RADII`` to the side of ``line``."""
+        origin, u = line
+        w = xy - origin
+        return abs(float(w[0] * u[1] - w[1] * u[0])) > LOST_LINE_RADII * self.R
+
     def _lone_rolling(self, tr: Track, since: float) -> bool:
         """A ball rolling in plain view, its speed known, that no other ball can reach
         within ``since`` (no other ball moving, or lost from view, nearby): only the
@@ -845,11 +882,16 @@ class BallTracker:
         for tr in live:
             p, vp = pred[tr.ball]
             speed = float(np.hypot(*vp))
-            if speed * dt < 0.5 * R:
+            # a ball smears over what it travels within this frame: one kicked late in
+            # the interval (a break's kiss chain) has its new speed but travelled little
+            travel = speed * dt
+            if tr.state == "table":
+                travel = min(travel, float(np.linalg.norm(p - tr.xy)))
+            if travel < 0.5 * R:
                 continue
             u = vp / speed
             d = np.linalg.norm(xy - p[None], axis=1)
-            near = d < 4 * R + 0.5 * speed * dt
+            near = d < 4 * R + 0.5 * travel
             if (near & streak).any():
                 continue  # the streak itself was found: its ends are other balls
             cand = [j for j in np.nonzero(near)[0] if j not in drop]
@@ -865,11 +907,11 @@ class BallTracker:
                     along = abs(float(dv @ u))
                     perp = abs(float(dv[0] * u[1] - dv[1] * u[0]))
                     # a streak is at most as long as the ball travels in a frame
-                    longest = min(7 * R, speed * dt + R)
+                    longest = min(7 * R, travel + R)
                     if 1.3 * R < along < longest and perp < 0.6 * R:
                         mid = 0.5 * (xy[i] + xy[j])
                         e = float(np.linalg.norm(mid - p))
-                        if e < 0.5 * speed * dt + R and (best is None or e < best[0]):
+                        if e < 0.5 * travel + R and (best is None or e < best[0]):
                             best = (e, i, j)
             if best is not None:
                 _, i, j = best
