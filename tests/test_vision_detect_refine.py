@@ -8,7 +8,7 @@ import pytest
 from render_helpers import poses, pyramid_camera, renderer
 
 from luza.calibration.profiles import load_profile
-from luza.vision.detect import BallDetector
+from luza.vision.detect import BallDetector, _limb_stretch
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
@@ -69,3 +69,52 @@ def test_refit_brings_centres_back_to_the_balls(scene):
     for _ in range(3):
         det.refine_full(img, coarse[-1:], radius[-1:])
     assert det.edge_radius_factor != 1.0 and abs(det.edge_radius_factor - 1.0) < 0.15
+
+
+def test_a_ball_off_the_cameras_axis_has_a_stretched_silhouette():
+    # the limb ellipse of the detector's grid against a sphere's surface projected
+    cam = pyramid_camera(PROFILE, (1280, 720))
+    det = BallDetector(cam, PROFILE)
+    grid_mm = det._rad_grid[0]
+    axis = np.argmin(np.linalg.norm(grid_mm - cam.centre_world[:2], axis=1))
+    corner = int(np.argmax(np.linalg.norm(grid_mm - cam.centre_world[:2], axis=1)))
+    stretch = {}
+    for i in (int(axis), corner):
+        c = grid_mm[i]
+        th, ph = np.meshgrid(np.linspace(0, np.pi, 200), np.linspace(0, 2 * np.pi, 400))
+        pts = np.stack([c[0] + R * np.sin(th) * np.cos(ph), c[1] + R * np.sin(th) * np.sin(ph)], -1)
+        px = cam.project(pts.reshape(-1, 2), (R + R * np.cos(th)).reshape(-1))
+        centre = cam.project(c[None], R)[0]
+        r_exp = det.expected_radius_px(c[None])[0]
+        shape, mean = det._limb_shape(centre[None])
+        for ang in np.radians([0.0, 45.0, 90.0, 135.0]):
+            u = np.array([np.cos(ang), np.sin(ang)])
+            extent = 0.5 * (np.ptp((px - centre) @ u))  # the silhouette's half width along u
+            model = r_exp * _limb_stretch(shape[0], u[0], u[1])
+            assert abs(model - extent) < 0.02 * extent
+        a = np.linspace(0, 2 * np.pi, 64, endpoint=False)
+        stretch[i] = _limb_stretch(shape[0], np.cos(a), np.sin(a))
+    assert np.ptp(stretch[int(axis)]) < 0.02  # round under the camera
+    assert np.ptp(stretch[corner]) > 0.08  # an ellipse in a corner
+
+
+def test_the_racks_touching_balls_are_fitted_with_their_silhouettes_shape():
+    # a rack's balls show only the arcs of their rims facing no neighbour: fitted with a
+    # round radius, the stretched silhouette off the camera's axis pulled each centre
+    # towards its free arc by about half a pixel, and a neighbour in front (nearer the
+    # camera) lent its own rim to the far ball's side
+    L, W = PROFILE.size_mm
+    balls = [(str(k + 1), x, y) for k, (x, y) in enumerate(PROFILE.rack_positions())]
+    balls.append(("Y", L / 4, W / 2))
+    xy = np.array([(x, y) for _, x, y in balls])
+    for size in ((1280, 720), (1920, 1080)):
+        cam = pyramid_camera(PROFILE, size)
+        img = renderer(cam, PROFILE, seed=5).render(poses(balls), t=2.0)
+        truth_px = cam.project(xy, R)
+        det = BallDetector(cam, PROFILE)
+        radius = det.expected_radius_px(xy)
+        for _ in range(3):  # the lone ball's full rim: the edge radius factor learnt
+            det.refine_full(img, truth_px[-1:].copy(), radius[-1:])
+        fine = det.refine_full(img, truth_px.copy(), radius, np.array([[5.0, 5.0]]))
+        err_mm = np.linalg.norm(cam.unproject(fine[:15], R) - xy[:15], axis=1)
+        assert err_mm.mean() < 1.85 and err_mm.max() < 2.6

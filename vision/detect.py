@@ -136,6 +136,7 @@ class BallDetector:
         self.radius_px_min = float(rad.min())
         self.radius_px_max = float(rad.max())
         self._rad_grid = (grid, rad)
+        self._shape_grid = (cen, *_limb_shapes(camera, grid, R, rad))
         # Region of interest: the bed (plus pocket mouths) at ball height, with a margin.
         outline = np.array(
             [(x, y) for x in np.linspace(-R, L + R, 25) for y in (-R, W + R)]
@@ -172,6 +173,7 @@ class BallDetector:
         self._core = disc / disc.sum()
         self._cloth: tuple[np.ndarray, np.ndarray] | None = None  # fixed cloth model
         self._image: np.ndarray | None = None
+        self._nadir_px: np.ndarray | None = None  # the camera's nadir in the image
         self.inward_edges = True  # rim edges get brighter towards the centre (no dark balls)
         self.reject_clutter = True  # lower the score of peaks inside unexplained foreground
         self.edge_radius_factor = 1.0  # measured rim radius / expected radius (free rims)
@@ -788,6 +790,28 @@ class BallDetector:
                 self.edge_radius_factor = _median(self._radius_ratios)
         return out
 
+    def _limb_shape(self, xy_px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For balls at frame pixels ``xy_px``: the shape of their silhouette (``(n, 3)``:
+        see :func:`_limb_shapes`) and its mean radius over the expected one, interpolated
+        from the bed grid's."""
+        grid_px, shapes, means = self._shape_grid
+        d = np.linalg.norm(np.asarray(xy_px, float).reshape(-1, 2)[:, None] - grid_px[None], axis=2)
+        w = 1.0 / (d + 1.0) ** 2
+        w /= w.sum(1, keepdims=True)
+        return w @ shapes, w @ means
+
+    def _in_front(self, xy_px: np.ndarray, others_px: np.ndarray) -> np.ndarray:
+        """``[i, j]``: whether ball ``others_px[j]`` lies nearer the camera's nadir in the
+        image than ball ``xy_px[i]`` (by a tenth of a radius or more).  Seen from the
+        side, two touching balls overlap in the image and the one nearer the nadir is in
+        front: the edge on the far ball's side facing it is the near ball's rim."""
+        if self._nadir_px is None:
+            c = np.asarray(self.camera.centre_world, float)
+            self._nadir_px = self.camera.project(c[None, :2], 0.0).reshape(2)
+        da = np.hypot(*(np.asarray(xy_px, float).reshape(-1, 2) - self._nadir_px).T)
+        db = np.hypot(*(np.asarray(others_px, float).reshape(-1, 2) - self._nadir_px).T)
+        return db[None, :] < da[:, None] - 0.1 * self.radius_px_min
+
     def _refine_one(
         self, image: np.ndarray, xy: np.ndarray, r: float, nbr_px: np.ndarray
     ) -> tuple[np.ndarray, list[float]]:
@@ -802,6 +826,7 @@ class BallDetector:
         dd = np.hypot(dn[:, 0], dn[:, 1])
         close = (dd > 0.5 * r) & (dd < 2.5 * r)
         nbr = dn[close] / dd[close, None]
+        nbr_front = self._in_front(out[None], nbr_px)[0, close]
         ix, iy = int(round(out[0])), int(round(out[1]))
         if ix - k < 1 or iy - k < 1 or ix + k >= w - 1 or iy + k >= h - 1:
             return out, []
@@ -811,6 +836,7 @@ class BallDetector:
             return out, []
         xx, yy = xx.astype(np.float32), yy.astype(np.float32)
         ratios = []
+        shape, mean_shape = self._limb_shape(out[None])
         re = r * self.edge_radius_factor
         for _ in range(2):
             px_, py_ = xx + (ix - out[0]), yy + (iy - out[1])  # relative to the centre
@@ -822,19 +848,21 @@ class BallDetector:
             ux, uy = gx[sel] / g, gy[sel] / g
             qx, qy = px_[sel], py_[sel]
             outward = qx * ux + qy * uy > 0
-            s = np.where(outward, -1.0, 1.0)
-            vx, vy = qx + s * re * ux, qy + s * re * uy
+            s = np.where(outward, -1.0, 1.0) * re * _limb_stretch(shape[0], ux, uy)
+            vx, vy = qx + s * ux, qy + s * uy
             near = vx * vx + vy * vy < (0.3 * r) ** 2
             if self.inward_edges:
                 near &= ~outward  # the ball is the brighter side of its own rim
-            free = near
+            free = own = near
             if len(nbr):
                 qd = np.hypot(qx, qy) + 1e-9
                 cosang = (qx[:, None] * nbr[None, :, 0] + qy[:, None] * nbr[None, :, 1]) / qd[
                     :, None
                 ]
                 free = near & (cosang.max(axis=1) < NEIGHBOUR_COS)
-            use = free if np.count_nonzero(free) >= 8 else near
+                own = near & ~((cosang >= NEIGHBOUR_COS) & nbr_front[None, :]).any(axis=1)
+            use = own if np.count_nonzero(own) >= 8 else near
+            use = free if np.count_nonzero(free) >= 8 else use
             if np.count_nonzero(use) < 8:
                 break
             wt = np.minimum(g[use], EDGE_FULL_GRAD).astype(np.float64)
@@ -848,7 +876,7 @@ class BallDetector:
                 if fit is not None and abs(fit[2] - r) < 0.15 * r:
                     step = np.array(fit[:2])
                     if not len(nbr):
-                        ratios.append(float(fit[2] / r))
+                        ratios.append(float(fit[2] / (r * mean_shape[0])))
             out += step
             if abs(step[0]) + abs(step[1]) < 0.05:
                 break
@@ -881,8 +909,11 @@ class BallDetector:
         close = (dd > 0.5 * r[:, None]) & (dd < 2.5 * r[:, None])
         n_nb = close.sum(axis=1)
         nb = np.zeros((n, max(1, int(n_nb.max())), 2))
+        nb_front = np.zeros((n, nb.shape[1]), bool)  # that neighbour hides this ball's side
+        front = self._in_front(out, nbr_px)
         for i in np.nonzero(n_nb)[0]:
             nb[i, : n_nb[i]] = dn[i, close[i]] / dd[i, close[i], None]
+            nb_front[i, : n_nb[i]] = front[i, close[i]]
         # one gradient for all balls: their patches (a pixel of border) stacked
         kmax = int(k[valid].max())
         K = 2 * kmax + 3
@@ -908,6 +939,7 @@ class BallDetector:
             cb[own],
         )
         re_all = r * self.edge_radius_factor
+        shape, mean_shape = self._limb_shape(out)
         active = valid.copy()
         ratios: list[tuple[np.ndarray, np.ndarray]] = []
         for _ in range(2):
@@ -925,13 +957,13 @@ class BallDetector:
             ux, uy = gx[live][sel] / g, gy[live][sel] / g
             qx, qy = px_[sel], py_[sel]
             outward = qx * ux + qy * uy > 0
-            s = np.where(outward, -1.0, 1.0)
-            re = re_all[b]
-            vx, vy = qx + s * re * ux, qy + s * re * uy
+            s = np.where(outward, -1.0, 1.0) * re_all[b] * _limb_stretch(shape[b], ux, uy)
+            vx, vy = qx + s * ux, qy + s * uy
             near = vx * vx + vy * vy < (0.3 * r[b]) ** 2
             if self.inward_edges:
                 near &= ~outward  # the ball is the brighter side of its own rim
             free = near.copy()
+            own = near.copy()  # not facing a neighbour in front of the ball
             ask = np.nonzero(near & (n_nb[b] > 0))[0]  # rim votes of balls with neighbours
             if len(ask):
                 fx, fy = qx[ask], qy[ask]
@@ -939,7 +971,10 @@ class BallDetector:
                 nbb = nb[b[ask]]
                 cosang = (fx[:, None] * nbb[:, :, 0] + fy[:, None] * nbb[:, :, 1]) / qd[:, None]
                 free[ask] = cosang.max(axis=1) < NEIGHBOUR_COS
-            use = np.where(np.bincount(b[free], minlength=n)[b] >= 8, free, near)
+                facing = cosang >= NEIGHBOUR_COS
+                own[ask] = ~(facing & nb_front[b[ask]]).any(axis=1)
+            fallback = np.where(np.bincount(b[own], minlength=n)[b] >= 8, own, near)
+            use = np.where(np.bincount(b[free], minlength=n)[b] >= 8, free, fallback)
             active &= np.bincount(b[use], minlength=n) >= 8
             use &= active[b]
             if not use.any():
@@ -964,7 +999,7 @@ class BallDetector:
                 alone = good & (n_nb == 0)
                 if alone.any():
                     idx = np.nonzero(alone)[0]
-                    ratios.append((idx, fit[idx, 2] / r[idx]))
+                    ratios.append((idx, fit[idx, 2] / (r[idx] * mean_shape[idx])))
             out[on] += step[on]
             active &= on & (np.abs(step[:, 0]) + np.abs(step[:, 1]) >= 0.05)
             if not active.any():
@@ -1239,6 +1274,46 @@ def _windows(img: np.ndarray, ys: np.ndarray, xs: np.ndarray, size: int) -> np.n
     w = img.shape[1]
     dy, dx = np.divmod(np.arange(size * size), size)
     return img.ravel()[(ys * w + xs)[:, None] + (dy * w + dx)[None, :]]
+
+
+def _limb_shapes(
+    camera: CameraModel, grid_mm: np.ndarray, R: float, radius_px: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The silhouette of a ball at each table point of ``grid_mm``: the limb (the circle
+    where the camera's rays touch the sphere) projected, as an ellipse ``x^T N x = 1``
+    in units of the expected radius ``radius_px`` (``N`` as ``(Nxx, Nxy, Nyy)``), and
+    its mean radius in those units.  Seen off the optical axis a ball's image is
+    stretched towards the image centre's side and away from it (by ~5 % a metre off the
+    axis at three metres): a rim arc fitted with a round radius moves the centre."""
+    o = np.asarray(camera.centre_world, float)
+    k = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)
+    shapes, means = [], []
+    for (x, y), r_px in zip(grid_mm, radius_px, strict=True):
+        c = np.array([x, y, -R])  # world z points down into the bed
+        v = o - c
+        dist = float(np.linalg.norm(v))
+        v /= dist
+        a = np.cross(v, [0.0, 0.0, 1.0] if abs(v[2]) < 0.9 else [1.0, 0.0, 0.0])
+        a /= np.linalg.norm(a)
+        b = np.cross(v, a)
+        rho = R * math.sqrt(max(0.0, 1.0 - (R / dist) ** 2))
+        limb = c + (R * R / dist) * v + rho * (np.cos(k)[:, None] * a + np.sin(k)[:, None] * b)
+        px = camera.project(limb[:, :2], -limb[:, 2]).reshape(-1, 2)
+        q = (px - camera.project(np.array([[x, y]]), R).reshape(2)) / r_px
+        # least squares N: qx^2 Nxx + 2 qx qy Nxy + qy^2 Nyy = 1
+        A = np.stack([q[:, 0] ** 2, 2 * q[:, 0] * q[:, 1], q[:, 1] ** 2], axis=1)
+        n, *_ = np.linalg.lstsq(A, np.ones(len(q)), rcond=None)
+        shapes.append(n)
+        means.append(float(np.hypot(q[:, 0], q[:, 1]).mean()))
+    return np.array(shapes), np.array(means)
+
+
+def _limb_stretch(shape: np.ndarray, ux: np.ndarray, uy: np.ndarray) -> np.ndarray:
+    """A ball's silhouette radius along unit directions ``(ux, uy)``, in units of its
+    expected radius (``shape``: one ``(Nxx, Nxy, Nyy)`` or one row per direction)."""
+    shape = np.asarray(shape, float)
+    nxx, nxy, nyy = (shape[..., 0], shape[..., 1], shape[..., 2])
+    return 1.0 / np.sqrt(np.maximum(nxx * ux * ux + 2 * nxy * ux * uy + nyy * uy * uy, 1e-6))
 
 
 def _median(values: list[float]) -> float:
