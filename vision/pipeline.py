@@ -61,6 +61,12 @@ NEW_MIN_SCORE = 0.7  # a crisp, full rim (partial rims and clutter score lower)
 NEW_MAX_RING = 0.2  # little unexplained foreground around it (not part of a hand/arm)
 NEW_MIN_REL = 0.75  # not darker than the cloth (a sleeve, a shadow)
 NEW_MAX_NONE = 0.3  # the classifier does not call it 'none'
+# A newcomer turned away (a hand still beside a ball it has just put down) is searched
+# again for this long: the change grid's reference took in its pixels when its box was
+# searched, so nothing would look at it again.  The yellow put on its spot after a jump
+# was first seen with the fingers at its side, turned away, and then never searched
+# while it lay there in plain view (fp-jump_s9115_720p30: 43 frames).
+RECHECK_S = 2.0
 EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
 FAR_MIN_SCORE = 0.5  # a ball lost while moving is found again far away only on a fair rim
 AHEAD_COS = math.cos(math.radians(35.0))  # a moving ball explains what lies this near its way
@@ -101,6 +107,7 @@ class VisionPipeline:
         self._img: np.ndarray | None = None
         self.stats = {"frames": 0, "full": 0, "boxes": 0}
         self._forced = np.zeros((0, 2))  # frame pixels to search again next frame
+        self._recheck: list[tuple[np.ndarray, float]] = []  # turned away: (pixels, until)
         self.tracker.occluded = self._occluded
         self.tracker.spot_changed = self._spot_changed
         self.tracker.in_arm = self._in_arm
@@ -153,6 +160,8 @@ class VisionPipeline:
             forced = self._forced
             self._forced = np.zeros((0, 2))
             r = self.detector.radius_px_max
+            for x, y in self._rechecks_due(frame.t):
+                boxes.append(self.detector.work_box((x - 2 * r, y - 2 * r, x + 2 * r, y + 2 * r)))
             for x, y in forced:
                 boxes.append(self.detector.work_box((x - 2 * r, y - 2 * r, x + 2 * r, y + 2 * r)))
             if changed.mean() > FULL_REDETECT_FRACTION:
@@ -213,7 +222,9 @@ class VisionPipeline:
                     det = det[~det.is_streak]
                 det = dataclasses.replace(det, frame=frame.index, t=frame.t)
         if full or n_boxes:  # else: the last frame's detections, vetted then
-            det = self._plausible(img, det)
+            vetted = self._plausible(img, det)
+            self._turned_away(det, vetted, frame.t)
+            det = vetted
         doubtful = None if self.tracker.started else self._doubtful(img, det)
         out = self.tracker.update(det, doubtful)
         det = self._reported(det)
@@ -366,6 +377,24 @@ class VisionPipeline:
         for j in np.nonzero(new & ok)[0]:
             ok[j] = not self._in_arm(det.xy_mm[j])
         return det if ok.all() else det[ok]
+
+    def _turned_away(self, det: Detections, vetted: Detections, t: float) -> None:
+        """Note the round detections ``_plausible`` dropped (``det`` less ``vetted``) to
+        be searched again until ``RECHECK_S`` after each was first turned away."""
+        if len(vetted) == len(det):
+            return
+        r = self.detector.radius_px_min
+        for j in np.nonzero(~det.is_streak)[0]:
+            p = det.xy_px[j]
+            if len(vetted) and np.linalg.norm(vetted.xy_px - p, axis=1).min() < 0.5:
+                continue  # kept
+            if not any(np.linalg.norm(q - p) < r for q, _ in self._recheck):
+                self._recheck.append((p.copy(), t + RECHECK_S))
+
+    def _rechecks_due(self, t: float) -> np.ndarray:
+        """Frame pixels of the turned-away detections still to be searched at ``t``."""
+        self._recheck = [(p, until) for p, until in self._recheck if t <= until]
+        return np.array([p for p, _ in self._recheck]).reshape(-1, 2)
 
     def _doubtful(self, img: np.ndarray, det: Detections) -> np.ndarray:
         """First frame: which detections do not look like a whole ball alone on the
