@@ -379,8 +379,11 @@ class VisionPipeline:
         return det if ok.all() else det[ok]
 
     def _turned_away(self, det: Detections, vetted: Detections, t: float) -> None:
-        """Note the round detections ``_plausible`` dropped (``det`` less ``vetted``) to
-        be searched again until ``RECHECK_S`` after each was first turned away."""
+        """Note the round detections ``_plausible`` dropped (``det`` less ``vetted``) in a
+        player's arm -- a ball just put down, the hand still at its side -- to be searched
+        again until ``RECHECK_S`` after each was first turned away.  Only those: what was
+        turned away alone on the cloth (a pale cue crossing a shadow) had its chance, and
+        looked at again every frame one view of it would pass."""
         if len(vetted) == len(det):
             return
         r = self.detector.radius_px_min
@@ -388,6 +391,8 @@ class VisionPipeline:
             p = det.xy_px[j]
             if len(vetted) and np.linalg.norm(vetted.xy_px - p, axis=1).min() < 0.5:
                 continue  # kept
+            if not self._in_arm(det.xy_mm[j]):
+                continue
             if not any(np.linalg.norm(q - p) < r for q, _ in self._recheck):
                 self._recheck.append((p.copy(), t + RECHECK_S))
 
