@@ -67,6 +67,9 @@ NEW_MAX_NONE = 0.3  # the classifier does not call it 'none'
 # was first seen with the fingers at its side, turned away, and then never searched
 # while it lay there in plain view (fp-jump_s9115_720p30: 43 frames).
 RECHECK_S = 2.0
+# ... unless a tracked ball lies within this (ball radii): a grip fist resting over a
+# still ball, searched again every frame, was taken for that ball (fp-rally_s9026)
+RECHECK_CLEAR_RADII = 4.0
 EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
 FAR_MIN_SCORE = 0.5  # a ball lost while moving is found again far away only on a fair rim
 AHEAD_COS = math.cos(math.radians(35.0))  # a moving ball explains what lies this near its way
@@ -380,10 +383,11 @@ class VisionPipeline:
 
     def _turned_away(self, det: Detections, vetted: Detections, t: float) -> None:
         """Note the round detections ``_plausible`` dropped (``det`` less ``vetted``) in a
-        player's arm -- a ball just put down, the hand still at its side -- to be searched
-        again until ``RECHECK_S`` after each was first turned away.  Only those: what was
-        turned away alone on the cloth (a pale cue crossing a shadow) had its chance, and
-        looked at again every frame one view of it would pass."""
+        player's arm and away from every tracked ball -- a ball just put down, the hand
+        still at its side -- to be searched again until ``RECHECK_S`` after each was
+        first turned away.  Only those: what was turned away alone on the cloth (a pale
+        cue crossing a shadow) had its chance, and looked at again every frame one view
+        of it would pass."""
         if len(vetted) == len(det):
             return
         r = self.detector.radius_px_min
@@ -391,10 +395,19 @@ class VisionPipeline:
             p = det.xy_px[j]
             if len(vetted) and np.linalg.norm(vetted.xy_px - p, axis=1).min() < 0.5:
                 continue  # kept
-            if not self._in_arm(det.xy_mm[j]):
+            if self._near_a_ball(det.xy_mm[j]) or not self._in_arm(det.xy_mm[j]):
                 continue
             if not any(np.linalg.norm(q - p) < r for q, _ in self._recheck):
                 self._recheck.append((p.copy(), t + RECHECK_S))
+
+    def _near_a_ball(self, xy_mm: np.ndarray) -> bool:
+        """Whether a ball on the table is tracked within ``RECHECK_CLEAR_RADII`` of
+        ``xy_mm``: a view there is that ball's or a hand's over it, not one put down."""
+        R = self.profile.ball_radius_mm
+        return any(
+            t.on_table and float(np.linalg.norm(t.xy - xy_mm)) < RECHECK_CLEAR_RADII * R
+            for t in self.tracker.tracks.values()
+        )
 
     def _rechecks_due(self, t: float) -> np.ndarray:
         """Frame pixels of the turned-away detections still to be searched at ``t``."""
