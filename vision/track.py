@@ -1206,8 +1206,9 @@ class BallTracker:
 
     def _free_ids(self, c: str, z: np.ndarray, det: Detections, j: int) -> list[Track]:
         """The free ids (pocketed or off) a new still ball of class ``c`` at ``z`` may
-        take, best first: its own class's, a ball that rattled out of a pocket it went
-        into during this shot first (a ball that rattles out is not pocketed).  When its
+        take, best first: its own class's, a ball given up while still on this very
+        spot first, then a ball that rattled out of a pocket it went into during this
+        shot (a ball that rattles out is not pocketed).  When its
         class has none free, a ball that rattled out may be one the tracker had under
         another class (a red pool ball followed as an ivory one): the pocketed ball
         nearest it, if the detection does not read as "none" (a hand)."""
@@ -1227,7 +1228,18 @@ class BallTracker:
         own = [tr for tr in free if tr.cls == c]
         if own:
             first = {tr.ball for tr in near}
-            return sorted(own, key=lambda tr: tr.ball not in first)
+            # a ball given up at rest (covered by something that reads as cloth -- a dark
+            # sleeve -- it counted as taken by a hand) and seen again where it lay is that
+            # ball, before any other free id of its class (fp-rally_s9102_720p60: 9 came
+            # back on its spot as 7, potted a shot earlier)
+            back = {
+                tr.ball
+                for tr in own
+                if tr.state == "off"
+                and not tr.lost_moving
+                and float(np.hypot(*(tr.xy - z))) < REST_GATE_RADII * self.R
+            }
+            return sorted(own, key=lambda tr: (tr.ball not in back, tr.ball not in first))
         classes = tuple(det.classes)
         if not near or "none" not in classes or len(det.cls_prob) <= j:
             return []
