@@ -1124,7 +1124,10 @@ class BallTracker:
             tr.state = "hidden"
             tr.lost_moving = moving
             name, d = self.motion.nearest_pocket(p_pred if moving else tr.xy)
-            if d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05:
+            if d < POCKET_NEAR_RADII * self.R or (
+                d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05
+                and self._heads_into(name, p_pred, v_pred)
+            ):
                 tr.pocket = name
             if tr.falling:
                 tr.pocket = tr.falling
@@ -1149,6 +1152,21 @@ class BallTracker:
                 tr.v = np.zeros(2)
         if tr.pocket and det.t - tr.last_seen_t >= POT_CONFIRM_S:
             self._pocketed(tr, 0.8, events)
+
+    def _heads_into(self, pocket: str, xy: np.ndarray, v: np.ndarray) -> bool:
+        """Whether a ball at ``xy`` rolling with velocity ``v`` heads into the mouth of
+        ``pocket``: its straight way passes within half the mouth plus a radius of the
+        mouth's centre, ahead of it.  The 50 ms of rolling that widen the pot-candidate
+        distance are along its way, not any way: a ball lost as it bounced off the foot
+        cushion 311 mm from the corner, rolling 300 mm wide of the mouth, was pocketed
+        and rolled on untracked (fp-multi_s9104_1080p30)."""
+        p = self.motion.pockets[pocket]
+        c = np.asarray(p.mouth_centre, float) - np.asarray(xy, float)
+        speed = math.hypot(float(v[0]), float(v[1]))
+        if speed < 1e-9 or float(c @ v) <= 0.0:
+            return False
+        off = abs(float(c[0] * v[1] - c[1] * v[0])) / speed
+        return off <= 0.5 * p.spec.mouth_mm + self.R
 
     def _pocketed(self, tr: Track, confidence: float, events: list[Event]) -> None:
         """A ball gone at a pocket's mouth: pocketed when it was last seen."""
