@@ -334,6 +334,9 @@ class BallTracker:
         # occluded(xy_mm) -> bool: is something (not cloth) over that spot now?  Set by
         # the pipeline; without it a hidden ball is never given up.
         self.occluded = None
+        # bare(xy_mm) -> bool: does that spot show plain cloth now (stricter than "not
+        # occluded")?  Set by the pipeline; without it, "not occluded" is plain cloth.
+        self.bare = None
         # spot_changed(xy_mm) -> bool: did the pixels over that spot change this frame?
         # Set by the pipeline; without it every spot counts as changed.
         self.spot_changed = None
@@ -674,14 +677,20 @@ class BallTracker:
 
     def vanished(self, tr: Track, frame: int) -> bool:
         """A still ball lost from view whose spot now shows plain cloth: it moved while
-        unseen (struck under the cue or a hand) and may be anywhere its class fits."""
+        unseen (struck under the cue or a hand) and may be anywhere its class fits.
+        Plain cloth, not merely "not covered": a ball half uncovered by a sleeve the
+        colour of the cloth is still there (fp-rally_s9126_720p60: counted as moved,
+        the yellow took the bridge hand 380 mm away)."""
         if tr.state != "hidden" or tr.lost_moving or self.occluded is None:
             return False
         key = (frame, tr.ball)
         if key not in self._vanished:
             if len(self._vanished) > 64:
                 self._vanished.clear()
-            self._vanished[key] = not self.occluded(tr.xy)
+            if self.bare is not None:
+                self._vanished[key] = bool(self.bare(tr.xy))
+            else:
+                self._vanished[key] = not self.occluded(tr.xy)
         return self._vanished[key]
 
     def stays_put(self, tr: Track, det: Detections) -> bool:
