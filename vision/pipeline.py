@@ -48,6 +48,9 @@ CLUTTER_SCORE = 0.3  # detections scored below this lie in unexplained foregroun
 HELD_BALL_PROB = 0.9  # ... and are kept only when the classifier is this sure of a ball
 NONE_DROP = 0.5  # P(none) from which a detection is not a ball
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
+# ... and at most this, "plain cloth" (bare cloth reads 0.00-0.06; a ball's spot half
+# uncovered by a sleeve the colour of the cloth reads 0.17-0.31)
+BARE_FOREGROUND = 0.15
 # A player's arm, hand or body over the table: a blob of foreground (this level) inside
 # the bed, reaching its edge (in over a cushion), larger than this many balls
 ARM_FOREGROUND = 0.5
@@ -112,6 +115,7 @@ class VisionPipeline:
         self._forced = np.zeros((0, 2))  # frame pixels to search again next frame
         self._recheck: list[tuple[np.ndarray, float]] = []  # turned away: (pixels, until)
         self.tracker.occluded = self._occluded
+        self.tracker.bare = self._bare
         self.tracker.spot_changed = self._spot_changed
         self.tracker.in_arm = self._in_arm
         self._bed_work: np.ndarray | None = None
@@ -770,6 +774,21 @@ class VisionPipeline:
         if fg is None:
             return False
         return float(fg.mean()) > OCCLUDED_FOREGROUND
+
+    def _bare(self, xy_mm: np.ndarray) -> bool:
+        """Does this table point show plain cloth now (mean foreground over a ball's spot
+        at most ``BARE_FOREGROUND``)?  Not merely "not covered": a ball half under a
+        sleeve the colour of the cloth shows a sliver of itself, and its spot reads
+        between the two levels (fp-rally_s9126_720p60)."""
+        if self._img is None:
+            return False
+        R = self.profile.ball_radius_mm
+        px = self.camera.project(np.asarray(xy_mm, float), R)
+        r = self.detector.radius_px_min
+        fg, _ = self._work_fg((px[0] - r, px[1] - r, px[0] + r, px[1] + r))
+        if fg is None:
+            return True
+        return float(fg.mean()) <= BARE_FOREGROUND
 
     def _hold_margin(self) -> int:
         """Work pixels a searched box keeps around the centre of a ball inside it."""

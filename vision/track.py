@@ -334,6 +334,9 @@ class BallTracker:
         # occluded(xy_mm) -> bool: is something (not cloth) over that spot now?  Set by
         # the pipeline; without it a hidden ball is never given up.
         self.occluded = None
+        # bare(xy_mm) -> bool: does that spot show plain cloth now (stricter than "not
+        # occluded")?  Set by the pipeline; without it, "not occluded" is plain cloth.
+        self.bare = None
         # spot_changed(xy_mm) -> bool: did the pixels over that spot change this frame?
         # Set by the pipeline; without it every spot counts as changed.
         self.spot_changed = None
@@ -674,14 +677,20 @@ class BallTracker:
 
     def vanished(self, tr: Track, frame: int) -> bool:
         """A still ball lost from view whose spot now shows plain cloth: it moved while
-        unseen (struck under the cue or a hand) and may be anywhere its class fits."""
+        unseen (struck under the cue or a hand) and may be anywhere its class fits.
+        Plain cloth, not merely "not covered": a ball half uncovered by a sleeve the
+        colour of the cloth is still there (fp-rally_s9126_720p60: counted as moved,
+        the yellow took the bridge hand 380 mm away)."""
         if tr.state != "hidden" or tr.lost_moving or self.occluded is None:
             return False
         key = (frame, tr.ball)
         if key not in self._vanished:
             if len(self._vanished) > 64:
                 self._vanished.clear()
-            self._vanished[key] = not self.occluded(tr.xy)
+            if self.bare is not None:
+                self._vanished[key] = bool(self.bare(tr.xy))
+            else:
+                self._vanished[key] = not self.occluded(tr.xy)
         return self._vanished[key]
 
     def stays_put(self, tr: Track, det: Detections) -> bool:
@@ -1124,7 +1133,10 @@ class BallTracker:
             tr.state = "hidden"
             tr.lost_moving = moving
             name, d = self.motion.nearest_pocket(p_pred if moving else tr.xy)
-            if d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05:
+            if d < POCKET_NEAR_RADII * self.R or (
+                d < POCKET_NEAR_RADII * self.R + tr.speed * 0.05
+                and self._heads_into(name, p_pred, v_pred)
+            ):
                 tr.pocket = name
             if tr.falling:
                 tr.pocket = tr.falling
@@ -1149,6 +1161,21 @@ class BallTracker:
                 tr.v = np.zeros(2)
         if tr.pocket and det.t - tr.last_seen_t >= POT_CONFIRM_S:
             self._pocketed(tr, 0.8, events)
+
+    def _heads_into(self, pocket: str, xy: np.ndarray, v: np.ndarray) -> bool:
+        """Whether a ball at ``xy`` rolling with velocity ``v`` heads into the mouth of
+        ``pocket``: its straight way passes within half the mouth plus a radius of the
+        mouth's centre, ahead of it.  The 50 ms of rolling that widen the pot-candidate
+        distance are along its way, not any way: a ball lost as it bounced off the foot
+        cushion 311 mm from the corner, rolling 300 mm wide of the mouth, was pocketed
+        and rolled on untracked (fp-multi_s9104_1080p30)."""
+        p = self.motion.pockets[pocket]
+        c = np.asarray(p.mouth_centre, float) - np.asarray(xy, float)
+        speed = math.hypot(float(v[0]), float(v[1]))
+        if speed < 1e-9 or float(c @ v) <= 0.0:
+            return False
+        off = abs(float(c[0] * v[1] - c[1] * v[0])) / speed
+        return off <= 0.5 * p.spec.mouth_mm + self.R
 
     def _pocketed(self, tr: Track, confidence: float, events: list[Event]) -> None:
         """A ball gone at a pocket's mouth: pocketed when it was last seen."""
@@ -1206,8 +1233,9 @@ class BallTracker:
 
     def _free_ids(self, c: str, z: np.ndarray, det: Detections, j: int) -> list[Track]:
         """The free ids (pocketed or off) a new still ball of class ``c`` at ``z`` may
-        take, best first: its own class's, a ball that rattled out of a pocket it went
-        into during this shot first (a ball that rattles out is not pocketed).  When its
+        take, best first: its own class's, a ball given up while still on this very
+        spot first, then a ball that rattled out of a pocket it went into during this
+        shot (a ball that rattles out is not pocketed).  When its
         class has none free, a ball that rattled out may be one the tracker had under
         another class (a red pool ball followed as an ivory one): the pocketed ball
         nearest it, if the detection does not read as "none" (a hand)."""
@@ -1227,7 +1255,18 @@ class BallTracker:
         own = [tr for tr in free if tr.cls == c]
         if own:
             first = {tr.ball for tr in near}
-            return sorted(own, key=lambda tr: tr.ball not in first)
+            # a ball given up at rest (covered by something that reads as cloth -- a dark
+            # sleeve -- it counted as taken by a hand) and seen again where it lay is that
+            # ball, before any other free id of its class (fp-rally_s9102_720p60: 9 came
+            # back on its spot as 7, potted a shot earlier)
+            back = {
+                tr.ball
+                for tr in own
+                if tr.state == "off"
+                and not tr.lost_moving
+                and float(np.hypot(*(tr.xy - z))) < REST_GATE_RADII * self.R
+            }
+            return sorted(own, key=lambda tr: (tr.ball not in back, tr.ball not in first))
         classes = tuple(det.classes)
         if not near or "none" not in classes or len(det.cls_prob) <= j:
             return []
