@@ -1035,7 +1035,10 @@ class EventExtractor:
             if (
                 cur is not None
                 and mv.t_start <= cur["t_end"] + CREEP_MERGE_S
-                and any(m.ball == mv.ball for m in cur["moves"])
+                and (
+                    any(m.ball == mv.ball for m in cur["moves"])
+                    or self._pushed_at_end(mv, cur["moves"])
+                )
                 and speed0 < 3 * STROKE_MIN_SPEED_MM_S
             ):
                 cur["moves"].append(mv)
@@ -1063,6 +1066,20 @@ class EventExtractor:
                 data["uncertain"] = True
             events.append(make(c.type, c.t, self._frame_of(c.t), round(conf, 3), **data))
         return take_up(self._consistent(events), self.profile, self.game)
+
+    def _pushed_at_end(self, mv: Move, moves: list[Move]) -> bool:
+        """``mv`` set off (slowly, after the stroke seemed over) from where a ball of that
+        stroke came to rest against it (anchors within two radii + ``CLUSTER_GAP_MM``):
+        that ball rolled into it and stopped there; a slow ball pushed is seen leaving
+        its rest only frames later (5 mm at 60 mm/s: 80 ms; dev fp-pots/1340 at 60
+        fps, a 7 crawling into a 6 read as a new stroke of the 6)."""
+        reach = 2 * self.R + CLUSTER_GAP_MM
+        return any(
+            m.end == "rest"
+            and m.anchor1 is not None
+            and float(np.linalg.norm(m.anchor1 - mv.anchor0)) <= reach
+            for m in moves
+        )
 
     def _consistent(self, events: list[Event]) -> list[Event]:
         """Make the stream one the rules accept whatever the tracker gave (a ball that
@@ -1621,7 +1638,9 @@ class EventExtractor:
                         ):
                             continue
                         fields = {"a": mv.ball, "b": b, "pos": _r(0.5 * (c + r.anchor))}
-                        out.append(_Cand("collision", t_c, 0.65, fields))
+                        # (timed again from the pair's gap where it shows the touch)
+                        tv = self._pair_touch_time(mv.ball, b, t_c)
+                        out.append(_Cand("collision", t_c if tv is None else tv, 0.65, fields))
         return out
 
     def _wave_start(self, inferred: list[_Cand], cl: list[Move]) -> tuple:
