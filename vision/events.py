@@ -105,6 +105,7 @@ DEDUPE_SAME_SPOT_FRAMES = 3.0
 BEFORE_REST_MIN_SPEED_MM_S = 400.0  # a stroke while balls still roll: at least this fast
 BEFORE_REST_CLEAR_RADII = 6.0  # ... and this far from every moving ball
 CLUSTER_QUIET_S = 0.35  # no new contact inside a cluster this soon after it broke up
+WAVE_AFTER_S = 1e-5  # a contact seen with a replayed rack's ball before its wave: this after it
 COLLISION_DV_COS = 0.5  # a contact's velocity change points away from the other ball
 CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: one cluster
 CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
@@ -135,6 +136,10 @@ PAIR_FIT_SPAN_S = 0.4  # ... within this of it (at least TOUCH_FIT_MIN_SAMPLES e
 PAIR_FIT_MAX_SHIFT_S = 0.2  # ... when the gap's vertex lies at most this far from it
 PAIR_FIT_MIN_RISE_MM_S = 10.0  # ... and the gap rises after it this fast (a slow push)
 REST_SHIFT_MM = 1.0  # a ball at rest whose mean moved this much across a contact moved
+# a ball at rest nudged by a ball passing it: its rest moved at least this far ...
+NUDGE_MIN_MM = 1.5
+NUDGE_MIN_COS = 0.8  # ... away from the passer, along their line of centres ...
+NUDGE_TOL_MM = 3.0  # ... which (its path fitted) came within two radii + this of it
 PAIR_REPEAT_S = 0.25  # a pair found colliding again this soon ...
 PAIR_PARTED_MM = 6.0  # ... whose gap never opened beyond this in between: one touch
 STRUCK_BOUNCE_FRAMES = 3.0  # a struck ball's first piece this soon after the hit ...
@@ -1030,7 +1035,10 @@ class EventExtractor:
             if (
                 cur is not None
                 and mv.t_start <= cur["t_end"] + CREEP_MERGE_S
-                and any(m.ball == mv.ball for m in cur["moves"])
+                and (
+                    any(m.ball == mv.ball for m in cur["moves"])
+                    or self._pushed_at_end(mv, cur["moves"])
+                )
                 and speed0 < 3 * STROKE_MIN_SPEED_MM_S
             ):
                 cur["moves"].append(mv)
@@ -1058,6 +1066,20 @@ class EventExtractor:
                 data["uncertain"] = True
             events.append(make(c.type, c.t, self._frame_of(c.t), round(conf, 3), **data))
         return take_up(self._consistent(events), self.profile, self.game)
+
+    def _pushed_at_end(self, mv: Move, moves: list[Move]) -> bool:
+        """``mv`` set off (slowly, after the stroke seemed over) from where a ball of that
+        stroke came to rest against it (anchors within two radii + ``CLUSTER_GAP_MM``):
+        that ball rolled into it and stopped there; a slow ball pushed is seen leaving
+        its rest only frames later (5 mm at 60 mm/s: 80 ms; dev fp-pots/1340 at 60
+        fps, a 7 crawling into a 6 read as a new stroke of the 6)."""
+        reach = 2 * self.R + CLUSTER_GAP_MM
+        return any(
+            m.end == "rest"
+            and m.anchor1 is not None
+            and float(np.linalg.norm(m.anchor1 - mv.anchor0)) <= reach
+            for m in moves
+        )
 
     def _consistent(self, events: list[Event]) -> list[Event]:
         """Make the stream one the rules accept whatever the tracker gave (a ball that
@@ -1264,14 +1286,19 @@ class EventExtractor:
                 return True
             return broke_with(a, b, t)
 
+        waves: list[tuple] = []  # replayed waves (``_wave_start``)
         for k, cl in enumerate(clusters):
             # (a cluster of late leavers: its pairs with the earlier one's balls were
             # that one's wave)
-            out += [
+            got = [
                 c
                 for c in self._cluster_contacts(cl, hits)
                 if not broke_with(c.data["a"], c.data["b"], c.t, t_cl[k] - lim_cl)
             ]
+            inferred = [c for c in got if c.data.get("inferred")]
+            if inferred:
+                waves.append(self._wave_start(inferred, cl))
+            out += got
         seen_from = len(out)  # the contacts seen on the open table from here
         for mv in mvs:
             if mv in starts or id(mv) in in_cluster:
@@ -1331,6 +1358,8 @@ class EventExtractor:
                     out += self._bounced_to_rest(mv, out)
         out[seen_from:] = [self._pair_retimed(c, t0) for c in out[seen_from:]]
         out += self._pair_reversals(mvs, s["t_end"], out, same_cluster_soon)
+        out += self._rest_nudges(mvs, s["t_end"], out, same_cluster_soon)
+        out[seen_from:] = [self._not_before_wave(c, waves) for c in out[seen_from:]]
         out = _dedupe(
             out,
             max(1.6 * self.dt, DEDUPE_MIN_S),
@@ -1543,6 +1572,124 @@ class EventExtractor:
                     fields = {"a": first, "b": second, "pos": _r(0.5 * (pa + pb))}
                     out.append(_Cand("collision", t_c, 0.75, fields))
         return out
+
+    def _rest_nudges(self, mvs: list[Move], t_end: float, found: list[_Cand], soon) -> list:
+        """Collisions seen in a ball at rest moved, not set moving: a glancing or slow
+        hit that moves the struck ball 1.5-5 mm (under ``START_MM``, inside its rest)
+        and bends the striker's path by too little to see.  A moving ball whose fitted
+        path passes within two radii + ``NUDGE_TOL_MM`` of a ball at rest, whose rest
+        (its mean before the pass vs after, as in ``_rests_through``) moved by
+        ``NUDGE_MIN_MM`` or more away from the passer along their line of centres
+        (cosine ``NUDGE_MIN_COS``), touched it where its way in first reaches two radii
+        (else, a graze, at its closest approach); not a ball it lay against when it set
+        off (a rack's balls parting slowly; the wave pushed it)."""
+        R = self.R
+        after_s = STRIKE_BEFORE_REST_S + STILL_AFTER_FRAMES * self.dt
+        out: list[_Cand] = []
+        for mv in mvs:
+            bd = self.data[mv.ball]
+            idx = np.asarray(mv.idx)
+            ts, xy = bd.ts[idx], bd.xy[idx]
+            for b, db in self.data.items():
+                if b == mv.ball or not len(db.ts):
+                    continue
+                for r in db.rests:
+                    if r.t1 < mv.t_start or r.t0 > min(mv.t_end, t_end):
+                        continue
+                    col = np.linalg.norm(xy - r.anchor, axis=1) - 2 * R
+                    for m in _run_minima(col, PAIR_NEAR_MM):
+                        # the passer's way in (a piece fitted back from its nearest
+                        # sample: a long piece that a graze barely bent misses it by mm)
+                        t_m = float(ts[m])
+                        pc = incoming_piece(bd, t_m)
+                        if pc is None:
+                            continue
+                        # the touch: where that way first reaches two radii (a slow
+                        # push: the gap stays near zero for frames), else (a graze)
+                        # its closest approach
+                        k0 = m
+                        while k0 > 0 and col[k0 - 1] <= PAIR_NEAR_MM:
+                            k0 -= 1
+                        if k0 == 0:
+                            continue  # they lay together when it set off: not a pass
+                        tt = np.linspace(float(ts[k0]) - self.dt, t_m + self.dt, 49)
+                        g = np.array([np.linalg.norm(pc.at(float(t)) - r.anchor) for t in tt])
+                        inside = np.flatnonzero(g <= 2 * R)
+                        t_c = float(tt[inside[0] if len(inside) else int(np.argmin(g))])
+                        c = pc.at(t_c)
+                        if float(np.linalg.norm(c - r.anchor)) - 2 * R > NUDGE_TOL_MM:
+                            continue
+                        if not (r.t0 <= t_c - REST_WINDOW_S and r.t1 >= t_c + 2 * after_s):
+                            continue  # not at rest long enough either side to tell
+                        pre = db.xy[(db.ts >= t_c - REST_WINDOW_S) & (db.ts <= t_c - self.dt)]
+                        post = db.xy[(db.ts >= t_c + after_s) & (db.ts <= t_c + 2 * after_s)]
+                        if len(pre) < REST_MIN_SAMPLES or len(post) < REST_MIN_SAMPLES:
+                            continue
+                        shift = post.mean(axis=0) - pre.mean(axis=0)
+                        if float(np.linalg.norm(shift)) < NUDGE_MIN_MM:
+                            continue
+                        if _cos(shift, r.anchor - c) < NUDGE_MIN_COS:
+                            continue
+                        if soon(mv.ball, b, t_c) or any(
+                            c2.type == "collision"
+                            and {c2.data["a"], c2.data["b"]} == {mv.ball, b}
+                            and abs(c2.t - t_c) <= PAIR_KNOWN_FRAMES * self.dt
+                            for c2 in found + out
+                        ):
+                            continue
+                        fields = {"a": mv.ball, "b": b, "pos": _r(0.5 * (c + r.anchor))}
+                        # (timed again from the pair's gap where it shows the touch)
+                        tv = self._pair_touch_time(mv.ball, b, t_c)
+                        out.append(_Cand("collision", t_c if tv is None else tv, 0.65, fields))
+        return out
+
+    def _wave_start(self, inferred: list[_Cand], cl: list[Move]) -> tuple:
+        """(when the striker met the wave, its balls at rest, its strikers, the time of
+        their last rest sample) of a replayed cluster ``cl`` from the replay's contacts
+        ``inferred``.  The strikers: its balls still moving ``RACK_DEPART_BACK_S``
+        before the wave's first contact (a rack ball's start comes early by its noise,
+        never by that much)."""
+        balls = {m.ball for m in cl} | {x for c in inferred for x in (c.data["a"], c.data["b"])}
+        t0 = min(c.t for c in inferred)
+        strikers = {b for b in balls if self._moving_at(b, t0 - RACK_DEPART_BACK_S)}
+        struck = [c.t for c in inferred if {c.data["a"], c.data["b"]} & strikers]
+        t_rest = min((m.t_rest0 for m in cl if m.t_rest0 is not None), default=t0)
+        return min(struck or [t0]), balls - strikers, strikers, t_rest
+
+    def _reaches(self, striker: str, ball: str, t_rest: float, t_hi: float) -> bool:
+        """``striker``'s incoming path (fitted back from its last sample before
+        ``t_rest``) comes within two radii of ``ball``'s place at rest by ``t_hi``."""
+        piece = incoming_piece(self.data[striker], t_rest)
+        at = self.pos_at(ball, t_rest)
+        if piece is None or at is None:
+            return False
+        tt = np.linspace(piece.t1, t_hi, 120)
+        d = np.linalg.norm(np.stack([piece.at(float(t)) for t in tt]) - at, axis=1)
+        return bool(np.any(d <= 2 * self.R))
+
+    def _not_before_wave(self, c: _Cand, waves: list[tuple]) -> _Cand:
+        """A collision seen with a ball of a replayed cluster (a rack) before the replay's
+        first contact, moved to just after it: the cluster lay at rest until its striker
+        reached it, so the contact is one of its wave's.  A rack ball's start put early
+        by its noise (its striker found then), or the striker's path bent by the wave
+        and followed back past a rack ball, put it there -- before the cue ball's first
+        contact (dev fp-multi/1338 at 60 fps: 6-3 and Y-1 found 5-10 ms before the
+        wave's Y-6).  A contact of the striker with a ball its incoming path does reach
+        stays: a thin first hit the replay missed (dev fp-multi/1355: Y-2, 1 ms before
+        the replay's Y-4)."""
+        if c.type != "collision" or c.data.get("inferred"):
+            return c
+        pair = {c.data["a"], c.data["b"]}
+        for t_w, at_rest, strikers, t_rest in waves:
+            if not pair & at_rest or c.t >= t_w:
+                continue
+            hitter = pair & strikers
+            if hitter and self._reaches(
+                next(iter(hitter)), next(iter(pair & at_rest)), t_rest, t_w + self.dt
+            ):
+                continue
+            return _Cand(c.type, t_w + WAVE_AFTER_S, c.conf, c.data, c.gap)
+        return c
 
     def _unparted_repeats(self, cands: list[_Cand]) -> list[_Cand]:
         """One collision per touch: two balls found colliding again within
@@ -1939,7 +2086,9 @@ class EventExtractor:
         the struck ball).  When the second ball set moving (within
         ``CLUSTER_DT_FRAMES``, anchors within ``CLUSTER_GAP_MM`` of touching) left
         away from the first's anchor it was struck (the order holds); when it did not
-        but the first left away from its anchor, the second was the cue ball."""
+        but the first left away from its anchor, the second was the cue ball.  Anchors
+        further apart than that count too when the second ball's first frame of travel
+        covers the gap (a stroke at 3 m/s closes 6.6 mm in 2 ms: dev fp-rally/1392)."""
         if len(mvs) < 2:
             return mvs
         a, b = mvs[0], mvs[1]
@@ -1947,13 +2096,22 @@ class EventExtractor:
             return mvs
         if b.t_start - a.t_start > CLUSTER_DT_FRAMES * self.dt:
             return mvs
-        if np.linalg.norm(b.anchor0 - a.anchor0) > 2 * self.R + CLUSTER_GAP_MM:
+        gap = float(np.linalg.norm(b.anchor0 - a.anchor0)) - 2 * self.R
+        if gap > CLUSTER_GAP_MM and gap > self._first_way_in_frame(b):
             return mvs
         if _cos(self._leaving_way(b), b.anchor0 - a.anchor0) >= COLLISION_DV_COS:
             return mvs
         if _cos(self._leaving_way(a), a.anchor0 - b.anchor0) < COLLISION_DV_COS:
             return mvs
         return [b, a] + mvs[2:]
+
+    def _first_way_in_frame(self, mv: Move) -> float:
+        """How far ``mv`` went in its first frame interval from its anchor (mm): the
+        speed of its first piece with two or more samples, times the frame interval."""
+        pc = next((p for p in mv.pieces if p.n >= 2), None)
+        if pc is None:
+            return 0.0
+        return float(np.linalg.norm(pc.vel(pc.t0))) * self.dt
 
     def _lag_pair(self, first: Move, mv: Move) -> bool:
         """GR-8: ``mv`` set moving with ``first`` (within ``LAG_WINDOW_S``), far from it
