@@ -51,6 +51,12 @@ class _Play:
     timeline: Timeline
 
 
+def sampled_plain(tl: Timeline, fps: float, seed: int) -> tuple[list[FrameObs], list]:
+    """``(frames, truth)`` of a played timeline sampled at ``fps`` with the tracker's
+    kind of noise (draw ``seed``), no hands and no cue covering a ball."""
+    return sample_scene(_Play(tl), fps, Noise(seed=seed, hands=False, cue_cover_p=0.0))
+
+
 def sampled_break(fps: float, speed_mm_s: float = 7500.0):
     """A Free Pyramid break (the rack with its sub-millimetre play, the coloured ball
     struck into the apex at ``speed_mm_s``), sampled at ``fps`` without hands or a
@@ -62,7 +68,7 @@ def sampled_break(fps: float, speed_mm_s: float = 7500.0):
     apex, y = pos["1"], pos["Y"]
     angle = math.atan2(apex[1] - y[1], apex[0] - y[0]) + 0.002
     tl.strike(Strike("Y", speed_mm_s, angle, 0.1, 0.0, 0.0), at_t=2.0)
-    frames, truth = sample_scene(_Play(tl), fps, Noise(seed=5, hands=False, cue_cover_p=0.0))
+    frames, truth = sampled_plain(tl, fps, 5)
     return profile, tl, frames, truth
 
 

@@ -9,24 +9,18 @@ struck 11 named the cue ball)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from events_helpers import sampled_plain
 
 from luza.calibration.profiles import load_profile
 from luza.physics.sim import Timeline
 from luza.physics.state import Strike
 from luza.vision.events import extract_events
-from luza.vision.events_truth import Noise, sample_scene
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
-
-
-@dataclass
-class _Play:
-    timeline: Timeline
 
 
 def _thin_cut_from_a_gap(fps: float, seed: int, gap_mm: float, speed_mm_s: float):
@@ -49,7 +43,7 @@ def _thin_cut_from_a_gap(fps: float, seed: int, gap_mm: float, speed_mm_s: float
     tl = Timeline(PROFILE, {"13": tuple(c13), "11": tuple(c11)}, seed=seed)
     tl.wait(1.0)
     tl.strike(Strike("13", speed_mm_s, way, 0.0, 0.0, 0.0), at_t=1.0)
-    frames, truth = sample_scene(_Play(tl), fps, Noise(seed=seed, hands=False, cue_cover_p=0.0))
+    frames, truth = sampled_plain(tl, fps, seed)
     return frames, truth
 
 

@@ -8,24 +8,17 @@ A ball passing as close without touching leaves the other's rest where it was.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pytest
+from events_helpers import sampled_plain
 
 from luza.calibration.profiles import load_profile
 from luza.physics.sim import Timeline
 from luza.physics.state import Strike
 from luza.vision.events import extract_events
-from luza.vision.events_truth import Noise, sample_scene
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
-
-
-@dataclass
-class _Play:
-    timeline: Timeline
 
 
 def _graze(fps: float, seed: int, overlap_mm: float):
@@ -36,7 +29,7 @@ def _graze(fps: float, seed: int, overlap_mm: float):
     tl = Timeline(PROFILE, {"Y": tuple(y0), "7": tuple(b7)}, seed=seed)
     tl.wait(1.0)
     tl.strike(Strike("Y", 1400.0, 0.0, 0.0, 0.0, 0.0), at_t=1.0)
-    return sample_scene(_Play(tl), fps, Noise(seed=seed, hands=False, cue_cover_p=0.0))
+    return sampled_plain(tl, fps, seed)
 
 
 @pytest.mark.parametrize("seed", range(6))

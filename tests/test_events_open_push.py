@@ -8,24 +8,18 @@ rising again as they part, times the touch (dev fp-multi/1100 at 60 fps: 13 at
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from events_helpers import sampled_plain
 
 from luza.calibration.profiles import load_profile
 from luza.physics.sim import Timeline
 from luza.physics.state import Strike
 from luza.vision.events import extract_events
-from luza.vision.events_truth import Noise, sample_scene
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
-
-
-@dataclass
-class _Play:
-    timeline: Timeline
 
 
 def _push(fps: float, seed: int, cut_deg: float, speed_mm_s: float):
@@ -37,7 +31,7 @@ def _push(fps: float, seed: int, cut_deg: float, speed_mm_s: float):
     tl = Timeline(PROFILE, {"13": tuple(a0), "3": tuple(b0)}, seed=seed)
     tl.wait(1.0)
     tl.strike(Strike("13", speed_mm_s, 0.0, 0.0, 0.0, 0.0), at_t=1.0)
-    return sample_scene(_Play(tl), fps, Noise(seed=seed, hands=False, cue_cover_p=0.0))
+    return sampled_plain(tl, fps, seed)
 
 
 @pytest.mark.parametrize("seed", range(4))

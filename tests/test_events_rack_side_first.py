@@ -9,15 +9,13 @@ fp-multi/1338, /1389 at 60 fps)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from events_helpers import sampled_plain
 
 from luza.calibration.profiles import load_profile
 from luza.physics.sim import Timeline
 from luza.physics.state import Strike
 from luza.vision.events import extract_events
-from luza.vision.events_truth import Noise, sample_scene
 
 PROFILE = load_profile("pyramid-12ft")
 
@@ -42,11 +40,6 @@ LAYOUT = {
 }
 
 
-@dataclass
-class _Play:
-    timeline: Timeline
-
-
 @pytest.fixture(scope="module")
 def side_break() -> Timeline:
     tl = Timeline(PROFILE, LAYOUT, seed=1)
@@ -59,9 +52,7 @@ def side_break() -> Timeline:
 # (the replay of the wave)
 @pytest.mark.parametrize(("fps", "seed"), [(30.0, 3), (60.0, 2), (60.0, 5)])
 def test_no_rack_contact_comes_before_the_cue_balls_first(side_break, fps, seed):
-    frames, truth = sample_scene(
-        _Play(side_break), fps, Noise(seed=seed, hands=False, cue_cover_p=0.0)
-    )
+    frames, truth = sampled_plain(side_break, fps, seed)
     # (the first half second after the wave is enough to see it, and quick)
     frames = [f for f in frames if f.t <= 1.8]
     first = next(e for e in truth if e.type == "collision")
