@@ -136,7 +136,7 @@ class BallDetector:
         self.radius_px_min = float(rad.min())
         self.radius_px_max = float(rad.max())
         self._rad_grid = (grid, rad)
-        self._shape_grid = (cen, *_limb_shapes(camera, grid, R, rad))
+        self._shape_grid = (cen, *_limb_shapes(camera, grid, cen, R, rad))
         # Region of interest: the bed (plus pocket mouths) at ball height, with a margin.
         outline = np.array(
             [(x, y) for x in np.linspace(-R, L + R, 25) for y in (-R, W + R)]
@@ -1277,18 +1277,19 @@ def _windows(img: np.ndarray, ys: np.ndarray, xs: np.ndarray, size: int) -> np.n
 
 
 def _limb_shapes(
-    camera: CameraModel, grid_mm: np.ndarray, R: float, radius_px: np.ndarray
+    camera: CameraModel, grid_mm: np.ndarray, centre_px: np.ndarray, R: float, radius_px
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The silhouette of a ball at each table point of ``grid_mm``: the limb (the circle
-    where the camera's rays touch the sphere) projected, as an ellipse ``x^T N x = 1``
-    in units of the expected radius ``radius_px`` (``N`` as ``(Nxx, Nxy, Nyy)``), and
-    its mean radius in those units.  Seen off the optical axis a ball's image is
-    stretched towards the image centre's side and away from it (by ~5 % a metre off the
-    axis at three metres): a rim arc fitted with a round radius moves the centre."""
+    """The silhouette of a ball at each table point of ``grid_mm`` (its centre seen at
+    ``centre_px``): the limb (the circle where the camera's rays touch the sphere)
+    projected, as an ellipse ``x^T N x = 1`` in units of the expected radius
+    ``radius_px`` (``N`` as ``(Nxx, Nxy, Nyy)``), and its mean radius in those units.
+    Seen off the optical axis a ball's image is stretched towards the image centre's
+    side and away from it (by ~5 % a metre off the axis at three metres): a rim arc
+    fitted with a round radius moves the centre."""
     o = np.asarray(camera.centre_world, float)
     k = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)
     shapes, means = [], []
-    for (x, y), r_px in zip(grid_mm, radius_px, strict=True):
+    for (x, y), cp, r_px in zip(grid_mm, centre_px, radius_px, strict=True):
         c = np.array([x, y, -R])  # world z points down into the bed
         v = o - c
         dist = float(np.linalg.norm(v))
@@ -1299,7 +1300,7 @@ def _limb_shapes(
         rho = R * math.sqrt(max(0.0, 1.0 - (R / dist) ** 2))
         limb = c + (R * R / dist) * v + rho * (np.cos(k)[:, None] * a + np.sin(k)[:, None] * b)
         px = camera.project(limb[:, :2], -limb[:, 2]).reshape(-1, 2)
-        q = (px - camera.project(np.array([[x, y]]), R).reshape(2)) / r_px
+        q = (px - cp) / r_px
         # least squares N: qx^2 Nxx + 2 qx qy Nxy + qy^2 Nyy = 1
         A = np.stack([q[:, 0] ** 2, 2 * q[:, 0] * q[:, 1], q[:, 1] ** 2], axis=1)
         n, *_ = np.linalg.lstsq(A, np.ones(len(q)), rcond=None)

@@ -763,32 +763,27 @@ class VisionPipeline:
         px = self.camera.project(np.asarray(xy_mm, float), self.profile.ball_radius_mm)
         return bool(self._changed_near(self._changed_now, np.reshape(px, (1, 2)))[0])
 
-    def _occluded(self, xy_mm: np.ndarray) -> bool:
-        """Is something other than cloth over this table point in the current frame?"""
+    def _spot_foreground(self, xy_mm: np.ndarray) -> float:
+        """Mean foreground (0 cloth .. 1) over a ball's spot at this table point in the
+        current frame; 0 off the searched bed, 1 before any frame (nothing known)."""
         if self._img is None:
-            return True
+            return 1.0
         R = self.profile.ball_radius_mm
         px = self.camera.project(np.asarray(xy_mm, float), R)
         r = self.detector.radius_px_min
         fg, _ = self._work_fg((px[0] - r, px[1] - r, px[0] + r, px[1] + r))
-        if fg is None:
-            return False
-        return float(fg.mean()) > OCCLUDED_FOREGROUND
+        return 0.0 if fg is None else float(fg.mean())
+
+    def _occluded(self, xy_mm: np.ndarray) -> bool:
+        """Is something other than cloth over this table point in the current frame?"""
+        return self._spot_foreground(xy_mm) > OCCLUDED_FOREGROUND
 
     def _bare(self, xy_mm: np.ndarray) -> bool:
         """Does this table point show plain cloth now (mean foreground over a ball's spot
         at most ``BARE_FOREGROUND``)?  Not merely "not covered": a ball half under a
         sleeve the colour of the cloth shows a sliver of itself, and its spot reads
         between the two levels (fp-rally_s9126_720p60)."""
-        if self._img is None:
-            return False
-        R = self.profile.ball_radius_mm
-        px = self.camera.project(np.asarray(xy_mm, float), R)
-        r = self.detector.radius_px_min
-        fg, _ = self._work_fg((px[0] - r, px[1] - r, px[0] + r, px[1] + r))
-        if fg is None:
-            return True
-        return float(fg.mean()) <= BARE_FOREGROUND
+        return self._spot_foreground(xy_mm) <= BARE_FOREGROUND
 
     def _hold_margin(self) -> int:
         """Work pixels a searched box keeps around the centre of a ball inside it."""
