@@ -1500,15 +1500,9 @@ class EventExtractor:
         line is for the gap's falling and rising lines to say (their vertex at a zero
         gap); a ball passing by keeps a gap that does not turn."""
         out = []
-        for m in _run_minima(col, REVERSAL_FAST_NEAR_MM):
-            if col[m] <= REVERSAL_NEAR_MM:
-                continue
-            lo = hi = m
-            while lo > 0 and col[lo - 1] <= REVERSAL_FAST_NEAR_MM:
-                lo -= 1
-            while hi + 1 < len(col) and col[hi + 1] <= REVERSAL_FAST_NEAR_MM:
-                hi += 1
-            if hi - lo <= 1:
+        for k, e in _runs(col, REVERSAL_FAST_NEAR_MM):
+            m = int(k + np.argmin(col[k:e]))
+            if e - k <= 2 and col[m] > REVERSAL_NEAR_MM:
                 out.append(m)
         return out
 
@@ -2733,12 +2727,18 @@ _ORDER = {
 }
 
 
+def _runs(col: np.ndarray, near_mm: float) -> list[tuple[int, int]]:
+    """``(start, end)`` (end exclusive) of each run of consecutive samples of ``col`` at
+    most ``near_mm``."""
+    near = np.concatenate([[False], col <= near_mm, [False]])
+    edges = np.flatnonzero(np.diff(near.astype(np.int8)))
+    return [(int(k), int(e)) for k, e in zip(edges[::2], edges[1::2], strict=True)]
+
+
 def _run_minima(col: np.ndarray, near_mm: float) -> list[int]:
     """The index of the smallest sample (the first, on a tie) in each run of consecutive
     samples of ``col`` at most ``near_mm``."""
-    near = np.concatenate([[False], col <= near_mm, [False]])
-    edges = np.flatnonzero(np.diff(near.astype(np.int8)))
-    return [int(k + np.argmin(col[k:e])) for k, e in zip(edges[::2], edges[1::2], strict=True)]
+    return [int(k + np.argmin(col[k:e])) for k, e in _runs(col, near_mm)]
 
 
 def _v_fit(tw: np.ndarray, gw: np.ndarray, n_min: int):
