@@ -13,7 +13,10 @@ pipeline with the clip's true camera and prints:
   its own: decoding ahead in a thread + ``pipe.process``, nothing else in the loop)
   and the end-to-end / decode ratio, per clip and for the 1080p clips apart (the
   acceptance is at 1080p), with the load average (the machine is shared; tracking
-  is also given by the tracking thread's CPU time, which load inflates far less).
+  is also given by the tracking thread's CPU time, which load inflates far less);
+  the decode-only and end-to-end passes are run twice: with the decoder free to use
+  every core (FFmpeg's threads) while the tracker has one thread, and with the whole
+  pass -- decoder threads and tracker -- pinned to ONE CPU ("1 core" columns).
 
     .venv/bin/python benchmarks/bench_track.py DIR [DIR...] [--max-clips N]
     .venv/bin/python benchmarks/bench_track.py --render fp-break,fb-break --size 1920x1080
@@ -25,6 +28,7 @@ pipeline with the clip's true camera and prints:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -212,6 +216,7 @@ def run_clip(truth_path: Path, live: bool = False) -> dict:
     decode_fps = decode_rate(video, max_frames=n)
     e2e_fps = end_to_end_rate(video, cam, prof, game, n)
     decode_pyav_fps = decode_rate(video, "pyav", max_frames=n)
+    decode_1c_fps, e2e_1c_fps = one_core_rates(video, cam, prof, game, n)
     live_run = live_rate(video, cam, prof, game) if live else None
     return dict(
         clip=truth_path.name.replace(".truth.json", ""),
@@ -248,6 +253,8 @@ def run_clip(truth_path: Path, live: bool = False) -> dict:
         e2e_fps=e2e_fps,
         decode_fps=decode_fps,
         decode_pyav_fps=decode_pyav_fps,
+        decode_1c_fps=decode_1c_fps,
+        e2e_1c_fps=e2e_1c_fps,
         load=os.getloadavg()[0],
         live=live_run,
     )
@@ -262,6 +269,29 @@ def _racked(truth: dict, prof) -> bool:
         return False
     d = np.linalg.norm(pts[:, None] - rack[None], axis=2)
     return bool((d.min(axis=0) < prof.ball_radius_mm).all())
+
+
+@contextlib.contextmanager
+def one_core():
+    """This thread and every thread it starts meanwhile (the decoder's, the source's
+    read-ahead) on one CPU: the decode-only and end-to-end passes "on one core"."""
+    if not hasattr(os, "sched_setaffinity"):  # pragma: no cover - Linux has it
+        yield
+        return
+    old = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(old)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, old)
+
+
+def one_core_rates(video: Path, cam, prof, game: str, n: int) -> tuple[float, float]:
+    """Decode-only and end-to-end frames/s with the whole pass pinned to one CPU."""
+    with one_core():
+        dec = decode_rate(video, max_frames=n)
+        e2e = end_to_end_rate(video, cam, prof, game, n)
+    return dec, e2e
 
 
 def end_to_end_rate(video: Path, cam, prof, game: str, max_frames: int) -> float:
@@ -310,7 +340,8 @@ def summarise(results: list[dict]) -> None:
         f"{'clip':34s} {'size':>9s} {'fps':>3s} {'rest med/p95 mm':>16s} {'rest rec':>8s} "
         f"{'in view':>7s} "
         f"{'mov p95':>7s} {'mov rec':>7s} {'FP/1k':>6s} {'rack':>7s} {'switch':>6s} "
-        f"{'track/s':>7s} {'e2e/s':>6s} {'dec/s':>6s} {'ratio':>5s} {'load':>4s}"
+        f"{'track/s':>7s} {'e2e/s':>6s} {'dec/s':>6s} {'ratio':>5s} {'1 core':>6s} "
+        f"{'load':>4s}"
     )
     for r in results:
         print(
@@ -323,7 +354,8 @@ def summarise(results: list[dict]) -> None:
             f"{1000 * r['false_det'] / max(1, r['frames']):6.1f} "
             f"{r['rack_ok']:3d}/{r['rack_frames']:<3d} {len(r['switched']):6d} "
             f"{r['track_fps']:7.0f} {r['e2e_fps']:6.0f} {r['decode_fps']:6.0f} "
-            f"{r['e2e_fps'] / r['decode_fps']:5.2f} {r['load']:4.1f}"
+            f"{r['e2e_fps'] / r['decode_fps']:5.2f} {r['e2e_1c_fps'] / r['decode_1c_fps']:6.2f} "
+            f"{r['load']:4.1f}"
         )
         if r["switched"]:
             print(f"    identity lost: {', '.join(r['switched'])}")
@@ -424,6 +456,16 @@ def summarise(results: list[dict]) -> None:
             f"{np.median(dec):.0f} (PyAV {np.median(pyav):.0f}), end to end / decode "
             f"median {np.median(ratio):.2f} (min {min(ratio):.2f})"
         )
+        dec1 = np.array([r["decode_1c_fps"] for r in sel])
+        e2e1 = np.array([r["e2e_1c_fps"] for r in sel])
+        n = np.array([r["frames"] for r in sel], float)
+        print(
+            f"  speed, {label}, everything on ONE core (decoder threads and tracker pinned "
+            f"to one CPU): end to end {np.median(e2e1):.0f}, decode-only "
+            f"{np.median(dec1):.0f}, end to end / decode median "
+            f"{np.median(e2e1 / dec1):.2f} (min {min(e2e1 / dec1):.2f}; over all the "
+            f"frames {(n / dec1).sum() / (n / e2e1).sum():.2f})"
+        )
     print(f"  load average (1, 5, 15 min) at the end: {os.getloadavg()}")
 
 
@@ -464,12 +506,12 @@ def speed_only(paths: list[Path], old: Path | None = None, reps: int = 2) -> int
     detectors = _detectors(old)
     print(
         f"{'clip':34s} {'detector':>14s} {'track/s':>7s} {'(CPU)':>6s} {'dec/s':>6s} "
-        f"{'e2e/s':>6s} {'ratio':>5s} {'load':>5s}"
+        f"{'e2e/s':>6s} {'ratio':>5s} {'1c dec':>6s} {'1c e2e':>6s} {'1c rat':>6s} {'load':>5s}"
     )
     for p in paths:
         truth, video, cam, prof = load_clip(p)
         n = len(truth["frames"])
-        best: dict[str, list[float]] = {tag: [0.0] * 5 for tag, _ in detectors}
+        best: dict[str, list[float]] = {tag: [0.0] * 8 for tag, _ in detectors}
         for rep in range(reps):
             for tag, cls in detectors if rep % 2 == 0 else detectors[::-1]:
                 pipeline_mod.BallDetector = cls
@@ -477,16 +519,20 @@ def speed_only(paths: list[Path], old: Path | None = None, reps: int = 2) -> int
                     tr, tcpu = tracking_rate(video, cam, prof, truth["game"])
                     dec = decode_rate(video, max_frames=n)
                     e2e = end_to_end_rate(video, cam, prof, truth["game"], n)
+                    dec1, e2e1 = one_core_rates(video, cam, prof, truth["game"], n)
                 finally:
                     pipeline_mod.BallDetector = detectors[0][1]
                 b = best[tag]
                 b[:4] = [max(b[0], tr), max(b[1], tcpu), max(b[2], dec), max(b[3], e2e)]
                 b[4] = max(b[4], e2e / dec)  # the ratio of the same minute
+                b[5:7] = [max(b[5], dec1), max(b[6], e2e1)]
+                b[7] = max(b[7], e2e1 / dec1)
         for tag, _ in detectors:
-            tr, tcpu, dec, e2e, ratio = best[tag]
+            tr, tcpu, dec, e2e, ratio, dec1, e2e1, ratio1 = best[tag]
             print(
                 f"{p.name.replace('.truth.json', '')[:34]:34s} {tag[:14]:>14s} {tr:7.0f} "
-                f"{tcpu:6.0f} {dec:6.0f} {e2e:6.0f} {ratio:5.2f} {os.getloadavg()[0]:5.1f}",
+                f"{tcpu:6.0f} {dec:6.0f} {e2e:6.0f} {ratio:5.2f} {dec1:6.0f} {e2e1:6.0f} "
+                f"{ratio1:6.2f} {os.getloadavg()[0]:5.1f}",
                 flush=True,
             )
     return 0
