@@ -16,7 +16,9 @@ pipeline with the clip's true camera and prints:
   is also given by the tracking thread's CPU time, which load inflates far less);
   the decode-only and end-to-end passes are run twice: with the decoder free to use
   every core (FFmpeg's threads) while the tracker has one thread, and with the whole
-  pass -- decoder threads and tracker -- pinned to ONE CPU ("1 core" columns).
+  pass -- decoder threads and tracker -- pinned to ONE CPU ("1 core" columns); and end
+  to end once more as ``luza track`` runs by default (OpenCV's threads and the
+  detector's windows on every core: "as run").
 
     .venv/bin/python benchmarks/bench_track.py DIR [DIR...] [--max-clips N]
     .venv/bin/python benchmarks/bench_track.py --render fp-break,fb-break --size 1920x1080
@@ -217,6 +219,7 @@ def run_clip(truth_path: Path, live: bool = False) -> dict:
     e2e_fps = end_to_end_rate(video, cam, prof, game, n)
     decode_pyav_fps = decode_rate(video, "pyav", max_frames=n)
     decode_1c_fps, e2e_1c_fps = one_core_rates(video, cam, prof, game, n)
+    e2e_run_fps = as_run_rate(video, cam, prof, game, n)
     live_run = live_rate(video, cam, prof, game) if live else None
     return dict(
         clip=truth_path.name.replace(".truth.json", ""),
@@ -255,6 +258,7 @@ def run_clip(truth_path: Path, live: bool = False) -> dict:
         decode_pyav_fps=decode_pyav_fps,
         decode_1c_fps=decode_1c_fps,
         e2e_1c_fps=e2e_1c_fps,
+        e2e_run_fps=e2e_run_fps,
         load=os.getloadavg()[0],
         live=live_run,
     )
@@ -292,6 +296,16 @@ def one_core_rates(video: Path, cam, prof, game: str, n: int) -> tuple[float, fl
         dec = decode_rate(video, max_frames=n)
         e2e = end_to_end_rate(video, cam, prof, game, n)
     return dec, e2e
+
+
+def as_run_rate(video: Path, cam, prof, game: str, max_frames: int) -> float:
+    """End to end as ``luza track`` runs by default: OpenCV's threads (and with them the
+    detector's window threads) as many as the machine's CPUs."""
+    cv2.setNumThreads(os.cpu_count() or 1)
+    try:
+        return end_to_end_rate(video, cam, prof, game, max_frames)
+    finally:
+        cv2.setNumThreads(1)
 
 
 def end_to_end_rate(video: Path, cam, prof, game: str, max_frames: int) -> float:
@@ -448,17 +462,26 @@ def summarise(results: list[dict]) -> None:
         dec = [r["decode_fps"] for r in sel]
         pyav = [r["decode_pyav_fps"] for r in sel]
         ratio = [r["e2e_fps"] / r["decode_fps"] for r in sel]
+        n = np.array([r["frames"] for r in sel], float)
         print(
             f"  speed, {label} (median of {len(sel)}; tracking on 1 core, decoding ahead in "
             f"a thread): tracking without decoding {np.median(tf):.0f} frames/s "
             f"(min {min(tf):.0f}; by its thread's CPU time {np.median(tcpu):.0f}, min "
             f"{min(tcpu):.0f}), end to end {np.median(e2e):.0f}, decode-only "
             f"{np.median(dec):.0f} (PyAV {np.median(pyav):.0f}), end to end / decode "
-            f"median {np.median(ratio):.2f} (min {min(ratio):.2f})"
+            f"median {np.median(ratio):.2f} (min {min(ratio):.2f}; over all the frames "
+            f"{(n / np.array(dec)).sum() / (n / np.array(e2e)).sum():.2f})"
         )
         dec1 = np.array([r["decode_1c_fps"] for r in sel])
         e2e1 = np.array([r["e2e_1c_fps"] for r in sel])
-        n = np.array([r["frames"] for r in sel], float)
+        run = np.array([r["e2e_run_fps"] for r in sel])
+        dec_all = np.array(dec)
+        print(
+            f"  speed, {label}, end to end as luza track runs (every core): median "
+            f"{np.median(run):.0f}, / decode-only median {np.median(run / dec_all):.2f} (min "
+            f"{min(run / dec_all):.2f}; over all the frames "
+            f"{(n / dec_all).sum() / (n / run).sum():.2f})"
+        )
         print(
             f"  speed, {label}, everything on ONE core (decoder threads and tracker pinned "
             f"to one CPU): end to end {np.median(e2e1):.0f}, decode-only "
@@ -506,12 +529,13 @@ def speed_only(paths: list[Path], old: Path | None = None, reps: int = 2) -> int
     detectors = _detectors(old)
     print(
         f"{'clip':34s} {'detector':>14s} {'track/s':>7s} {'(CPU)':>6s} {'dec/s':>6s} "
-        f"{'e2e/s':>6s} {'ratio':>5s} {'1c dec':>6s} {'1c e2e':>6s} {'1c rat':>6s} {'load':>5s}"
+        f"{'e2e/s':>6s} {'ratio':>5s} {'1c dec':>6s} {'1c e2e':>6s} {'1c rat':>6s} {'as run':>6s} "
+        f"{'ratio':>5s} {'load':>5s}"
     )
     for p in paths:
         truth, video, cam, prof = load_clip(p)
         n = len(truth["frames"])
-        best: dict[str, list[float]] = {tag: [0.0] * 8 for tag, _ in detectors}
+        best: dict[str, list[float]] = {tag: [0.0] * 10 for tag, _ in detectors}
         for rep in range(reps):
             for tag, cls in detectors if rep % 2 == 0 else detectors[::-1]:
                 pipeline_mod.BallDetector = cls
@@ -520,6 +544,7 @@ def speed_only(paths: list[Path], old: Path | None = None, reps: int = 2) -> int
                     dec = decode_rate(video, max_frames=n)
                     e2e = end_to_end_rate(video, cam, prof, truth["game"], n)
                     dec1, e2e1 = one_core_rates(video, cam, prof, truth["game"], n)
+                    run = as_run_rate(video, cam, prof, truth["game"], n)
                 finally:
                     pipeline_mod.BallDetector = detectors[0][1]
                 b = best[tag]
@@ -527,12 +552,13 @@ def speed_only(paths: list[Path], old: Path | None = None, reps: int = 2) -> int
                 b[4] = max(b[4], e2e / dec)  # the ratio of the same minute
                 b[5:7] = [max(b[5], dec1), max(b[6], e2e1)]
                 b[7] = max(b[7], e2e1 / dec1)
+                b[8:10] = [max(b[8], run), max(b[9], run / dec)]
         for tag, _ in detectors:
-            tr, tcpu, dec, e2e, ratio, dec1, e2e1, ratio1 = best[tag]
+            tr, tcpu, dec, e2e, ratio, dec1, e2e1, ratio1, run, ratio_run = best[tag]
             print(
                 f"{p.name.replace('.truth.json', '')[:34]:34s} {tag[:14]:>14s} {tr:7.0f} "
                 f"{tcpu:6.0f} {dec:6.0f} {e2e:6.0f} {ratio:5.2f} {dec1:6.0f} {e2e1:6.0f} "
-                f"{ratio1:6.2f} {os.getloadavg()[0]:5.1f}",
+                f"{ratio1:6.2f} {run:6.0f} {ratio_run:5.2f} {os.getloadavg()[0]:5.1f}",
                 flush=True,
             )
     return 0
