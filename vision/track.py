@@ -1060,6 +1060,7 @@ class BallTracker:
                 and tr.state == "table"
                 and math.hypot(*v_pred) > REST_SPEED_MM_S
                 and float(np.linalg.norm(z - p_pred)) < KISS_AGREE_RADII * self.R
+                and self._left_along(tr, z, v_pred)
             )
             if kissed:
                 # set in motion between two frames by a ball the physics saw hit it, and
@@ -1091,6 +1092,15 @@ class BallTracker:
         tr.seen += 1
         tr.pocket = None
         tr.falling = self.motion.over_drop(tr.xy, DROP_MARGIN_RADII * self.R)
+
+    def _left_along(self, tr: Track, z: np.ndarray, v_kiss: np.ndarray) -> bool:
+        """A ball kissed from rest leaves its spot along the kiss: seen on the far side of
+        its spot from where the physics sends it, it was not sent that way, and takes the
+        velocity its own step measures.  A break's kiss chain played from rack spots a
+        millimetre or two off can turn a ball's predicted velocity right round
+        (fp-rally_s9026_720p30: 137 degrees off), and the next frame's prediction then
+        crossed two neighbours, which the assignment swapped."""
+        return float((z - tr.xy) @ np.asarray(v_kiss, float)) > 0.0
 
     def _started_moving(self, tr: Track, det: Detections, events: list[Event]) -> None:
         if not self.in_shot:
