@@ -139,6 +139,7 @@ class Track:
     pocket: str | None = None
     seen: int = 0
     lost_moving: bool = False  # it was moving when it was last seen
+    removed_at_rest: bool = False  # given up still, its spot reading as cloth (ball_removed)
     evidence: np.ndarray | None = None  # decayed sum of class log-probabilities
     evidence_classes: tuple[str, ...] = ()
     seen_xy: np.ndarray | None = None  # where it was last observed
@@ -349,6 +350,7 @@ class BallTracker:
         # another row as the far end of a motion-blur streak (read by the pipeline)
         self.rows_taken = np.zeros(0, bool)
         self.rows_merged = np.zeros(0, bool)
+        self._rows_back: list[int] = []  # rows a ball back on its spot was placed on
 
     # ----------------------------------------------------------------- set-up
     def initialise(self, det: Detections, provisional: np.ndarray | None = None) -> list[Event]:
@@ -593,6 +595,7 @@ class BallTracker:
                     if d <= (self.reach_mm(tr, since, True) if streak[j] else reach):
                         C[i, jj] = d + cls_cost[ti, j] + 2 * self.R
             self._hands_hold(rest_tr, det, C, rest_det)
+            self._out_of_play_hold(rest_tr, det, C, rest_det)
             r, c = linear_sum_assignment(C)
             for i, jj in zip(r, c, strict=True):
                 if C[i, jj] < GATE_OPEN_COST:
@@ -611,6 +614,7 @@ class BallTracker:
             else:
                 self._miss(tr, pred[tr.ball], det, events)
         self._settle_provisional(set(matched), det)
+        self._rows_back = []
         self._new_balls(det, [j for j in range(n_det) if j not in matched_det], events, visible)
         self._table_rest(det, events)
         self._reidentify_whites()
@@ -618,7 +622,7 @@ class BallTracker:
         self._last_xy = det.xy_mm
         rows = np.nonzero(~self.rows_merged)[0]
         self.rows_taken = np.zeros(n_in, bool)
-        self.rows_taken[rows[sorted(matched_det)]] = True
+        self.rows_taken[rows[sorted(matched_det | set(self._rows_back))]] = True
         self._last_n_unmatched = n_det - len(matched_det)
         return self._output(det, events, visible)
 
@@ -666,6 +670,35 @@ class BallTracker:
                     or self._rolling_into_hand(tr, det, j, blob_in_arm)
                 ):
                     C[i, jj] = GATED_COST
+
+    def _out_of_play_hold(self, tracks: list[Track], det: Detections, C: np.ndarray, cols) -> None:
+        """Gate (in the wide pass's cost matrix ``C``: rows ``tracks``, columns detections
+        ``cols``) the pairs of a still ball with a view off its spot that cannot be it.  A
+        view on the spot of a ball of its class given up at rest (``removed_at_rest``) is
+        that ball back, not this one moved there.  And a hidden still ball for which the
+        shot is out of play (``_out_of_play``: balls roll, none of which can have reached
+        it since it was last seen) takes no view off its spot: a stroke is not played
+        while balls roll, and only a ball sets a still one moving, whatever its spot
+        shows.  fp-rally_s9102_720p60: a dark sleeve the colour of the cloth over ball 13
+        made its spot read as bare cloth ("moved unseen"); 13 took the view of 14 140 mm
+        away (given up under the sleeve, back on its spot) and, kept off that, a hand
+        blob at the sleeve's edge.  A ball missing from its spot for the first frame is
+        not held: one struck while another ball still rolls is seen leaving at once."""
+        gate = REST_GATE_RADII * self.R
+        xy = det.xy_mm[cols]
+        removed = [o for o in self.tracks.values() if o.state == "off" and o.removed_at_rest]
+        for i, tr in enumerate(tracks):
+            if tr.speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving):
+                continue
+            if tr.provisional_until is not None or not (C[i] < GATE_OPEN_COST).any():
+                continue
+            far = np.linalg.norm(xy - tr.xy, axis=1) > gate
+            for o in removed:
+                if o.cls == tr.cls:
+                    C[i, far & (np.linalg.norm(xy - o.xy, axis=1) < gate)] = GATED_COST
+            if tr.state != "hidden" or not self._out_of_play(tr, det.t):
+                continue
+            C[i, far & (C[i] < GATE_OPEN_COST)] = GATED_COST
 
     def _rolling_into_hand(self, tr: Track, det: Detections, j: int, blob_in_arm) -> bool:
         """Whether weak detection ``j`` (no crisp rim, not a streak) lies in a player's arm
@@ -1060,6 +1093,7 @@ class BallTracker:
                 and tr.state == "table"
                 and math.hypot(*v_pred) > REST_SPEED_MM_S
                 and float(np.linalg.norm(z - p_pred)) < KISS_AGREE_RADII * self.R
+                and self._left_along(tr, z, v_pred)
             )
             if kissed:
                 # set in motion between two frames by a ball the physics saw hit it, and
@@ -1091,6 +1125,15 @@ class BallTracker:
         tr.seen += 1
         tr.pocket = None
         tr.falling = self.motion.over_drop(tr.xy, DROP_MARGIN_RADII * self.R)
+
+    def _left_along(self, tr: Track, z: np.ndarray, v_kiss: np.ndarray) -> bool:
+        """A ball kissed from rest leaves its spot along the kiss: seen on the far side of
+        its spot from where the physics sends it, it was not sent that way, and takes the
+        velocity its own step measures.  A break's kiss chain played from rack spots a
+        millimetre or two off can turn a ball's predicted velocity right round
+        (fp-rally_s9026_720p30: 137 degrees off), and the next frame's prediction then
+        crossed two neighbours, which the assignment swapped."""
+        return float((z - tr.xy) @ np.asarray(v_kiss, float)) > 0.0
 
     def _started_moving(self, tr: Track, det: Detections, events: list[Event]) -> None:
         if not self.in_shot:
@@ -1216,11 +1259,16 @@ class BallTracker:
             anchor = z.copy() if hit is None else self._pending[hit][0]
             if hit is not None:
                 self._pending[hit] = None  # consumed
-            if n >= PLACE_CONFIRM_FRAMES and det.t - t_first >= PLACE_CONFIRM_S:
+            confirmed = n >= PLACE_CONFIRM_FRAMES and det.t - t_first >= PLACE_CONFIRM_S
+            back = not confirmed and self._back_on_spot(c, z)
+            if confirmed or back:
                 free = self._free_ids(c, z, det, j)
                 if free:
+                    if back:
+                        self._rows_back.append(j)  # the ball's view: the pipeline reports it
                     tr = free[0]
                     tr.state, tr.xy, tr.v = "table", z.copy(), np.zeros(2)
+                    tr.removed_at_rest = False
                     tr.last_seen_t, tr.last_seen_frame, tr.still_since_t = det.t, det.frame, det.t
                     tr.pocket = tr.falling = None
                     visible.add(tr.ball)
@@ -1230,6 +1278,20 @@ class BallTracker:
             still_pending.append((anchor, c, n, det.t, t_first))
         self._pending = [p for p in self._pending if p is not None and det.t - p[3] < 0.2]
         self._pending += still_pending
+
+    def _back_on_spot(self, c: str, z: np.ndarray) -> bool:
+        """Whether an untracked view of class ``c`` at ``z`` is a ball given up at rest come
+        back into view: a view of its class where it lay.  Given up only because
+        its spot read as cloth (a dark sleeve over it), it was never taken: found again on
+        its spot at once, as a hidden ball is, not after a newcomer's confirmation."""
+        gate = REST_GATE_RADII * self.R
+        return any(
+            tr.state == "off"
+            and tr.removed_at_rest
+            and tr.cls == c
+            and float(np.hypot(*(tr.xy - z))) < gate
+            for tr in self.tracks.values()
+        )
 
     def _free_ids(self, c: str, z: np.ndarray, det: Detections, j: int) -> list[Track]:
         """The free ids (pocketed or off) a new still ball of class ``c`` at ``z`` may
@@ -1302,7 +1364,7 @@ class BallTracker:
                         make("off_table", tr.last_seen_t, tr.last_seen_frame, 0.6, ball=tr.ball)
                     )
                 else:
-                    tr.state = "off"
+                    tr.state, tr.removed_at_rest = "off", True
                     events.append(make("ball_removed", det.t, det.frame, 0.6, ball=tr.ball))
 
     def _settle_provisional(self, matched: set[str], det: Detections) -> None:
