@@ -167,6 +167,9 @@ BOUNCE_BACK_MM = 3.0  # a slow ball resting this much further off a nose than it
 FALL_LOST_S = 0.06  # ... or any side, by a ball whose move vanishes this soon after: sinking
 UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
 UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confident
+# a move's first piece that, run back, passes further than this from the ball's rest
+# anchor bent on its way: its first sample left the anchor straight, the rest did not
+ANCHOR_OFF_LINE_MM = 20.0
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
 
 
@@ -632,6 +635,8 @@ class EventExtractor:
         ts, xy = bd.ts[idx], bd.xy[idx]
         groups = segment_path(ts, xy, tol_per_mm_s=FIT_TOL_PER_MM * self.dt)
         mv.pieces = [_fit(ts[g], xy[g])[0] for g in groups]
+        if self._bent_off_anchor(mv, groups):
+            return
         first = mv.pieces[0]
         if mv.anchor0 is not None and mv.t_rest0 is not None:
             # when did it leave its anchor: the first piece's closest approach to it
@@ -655,6 +660,44 @@ class EventExtractor:
         else:
             mv.t_start = first.t0
         mv.t_end = float(ts[-1])
+
+    def _bent_off_anchor(self, mv: Move, groups: list[list[int]]) -> bool:
+        """A first piece of 2+ samples that, run back, misses the rest anchor by more
+        than ``ANCHOR_OFF_LINE_MM`` straddles a bend: a contact between its first sample
+        and the next (a ball hit at 3.6 m/s, unseen at the hit frame, slowed and turned
+        30 degrees; its later samples still fit one line: dev fp-rally/1409).  Its first
+        sample becomes a piece of its own, moving from the anchor straight to it at the
+        least speed it had (that way in its frames, or the chord on to the next
+        sample), the samples after it are cut into pieces anew; ``mv.t_start`` from
+        the first.  True if done (``mv`` fitted)."""
+        a0, t_rest = mv.anchor0, mv.t_rest0
+        first = mv.pieces[0]
+        if a0 is None or t_rest is None or first.n < 2 or len(mv.idx) < 3:
+            return False
+        t_c = self._closest_time(first, a0, t_rest - self.dt, first.t0)
+        if float(np.linalg.norm(first.at(t_c) - a0)) <= ANCHOR_OFF_LINE_MM:
+            return False
+        bd = self.data[mv.ball]
+        idx = np.array(mv.idx)
+        ts, xy = bd.ts[idx], bd.xy[idx]
+        way = xy[0] - a0
+        way_mm = float(np.linalg.norm(way))
+        if way_mm < START_MM or ts[0] <= t_rest:
+            return False
+        speed = max(
+            way_mm / float(ts[0] - t_rest),
+            float(np.linalg.norm(xy[1] - xy[0])) / max(float(ts[1] - ts[0]), 1e-9),
+        )
+        v = way / way_mm * speed
+        t1 = float(ts[0])
+        head = Piece(
+            t1, t1, t1, np.array([xy[0, 0], v[0], 0.0]), np.array([xy[0, 1], v[1], 0.0]), 1
+        )
+        groups = segment_path(ts[1:], xy[1:], tol_per_mm_s=FIT_TOL_PER_MM * self.dt)
+        mv.pieces = [head] + [_fit(ts[1:][g], xy[1:][g])[0] for g in groups]
+        mv.t_start = t1 - way_mm / speed
+        mv.t_end = float(ts[-1])
+        return True
 
     @staticmethod
     def _closest_time(pc: Piece, p: np.ndarray, lo: float, hi: float, n: int = 24) -> float:
@@ -1323,9 +1366,16 @@ class EventExtractor:
         # side by side: bends between them right after are not new contacts)
         for mv in mvs:
             solid = [pc for pc in mv.pieces if pc.n >= 2] or mv.pieces
+            head = mv.pieces[0] if _bent_head(mv.pieces[0]) else None
+            if head is not None and solid[0] is not head:
+                solid = [head] + solid  # the bend after it: a cushion (dev fb-rally/1451)
             for p, q in zip(solid, solid[1:], strict=False):
                 for t, typ, fields, conf in self._contacts_between(mv.ball, p, q):
                     if typ == "collision" and same_cluster_soon(fields["a"], fields["b"], t):
+                        continue
+                    if typ == "collision" and p is head:
+                        # its struck balls found it (``_striker``); its first sample may
+                        # lie past them (dev fp-rally/1426: two hits before it)
                         continue
                     if typ == "cushion":
                         t, fields = self._touch_time(mv, t, fields)
@@ -2757,6 +2807,12 @@ def _v_fit(tw: np.ndarray, gw: np.ndarray, n_min: int):
             best = (res, float(tv), sol)
     _, tv, (g0, v_in, v_out) = best
     return tv, float(g0), float(v_in), float(v_out)
+
+
+def _bent_head(pc: Piece) -> bool:
+    """A one-sample piece with a velocity: a move's first sample split off a first piece
+    that bent on its way (``_bent_off_anchor``)."""
+    return pc.n == 1 and bool(pc.cx[1] or pc.cy[1])
 
 
 def _r(p) -> list[float]:
