@@ -99,7 +99,7 @@ def cmd_live(args: argparse.Namespace) -> int:
     source = args.source if live else str(Path(args.source).resolve())
 
     # open the source once: a missing file / absent camera is said now, not on the page
-    src = open_source(args.source)
+    src = open_source(args.source, for_tracking=True)
     try:
         first = []
         if args.calibration == "auto":
@@ -165,7 +165,7 @@ def _serve(args, sock, store, source, live, cam, profile, players, options) -> i
 
     runner = LiveRunner(
         source=source,
-        open_frames=lambda: open_source(args.source),
+        open_frames=lambda: open_source(args.source, for_tracking=True),
         live=live,
         make_pipeline=lambda: VisionPipeline(cam, profile, args.game),
         profile=profile,

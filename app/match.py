@@ -125,7 +125,7 @@ def track_video(
     import time
 
     check_game(game)
-    src = open_source(source)
+    src = open_source(source, for_tracking=True)
     try:
         total = int(src.frame_count or 0)
         if max_frames:

@@ -314,7 +314,7 @@ def end_to_end_rate(video: Path, cam, prof, game: str, max_frames: int) -> float
     pipe = VisionPipeline(cam, prof, game)
     n = 0
     t0 = time.perf_counter()
-    with open_source(video) as src:
+    with open_source(video, for_tracking=True) as src:
         for fr in src:
             pipe.process(fr)
             n += 1
@@ -335,7 +335,7 @@ def live_rate(
     cv2.setNumThreads(2)
     pipe = VisionPipeline(cam, prof, game)
     backlog_s = LIVE_BACKLOG_S if backlog_s is None else backlog_s
-    src = CvCaptureSource(str(video), live=True, pace=True, backlog_s=backlog_s)
+    src = CvCaptureSource(str(video), live=True, pace=True, backlog_s=backlog_s, for_tracking=True)
     n = 0
     for fr in src:
         pipe.process(fr)

@@ -102,7 +102,7 @@ def draw_overlay(img: np.ndarray, camera: CameraModel, R: float, tracked) -> np.
 
 
 def cmd_track(args: argparse.Namespace) -> int:
-    src = open_source(args.video)
+    src = open_source(args.video, for_tracking=True)
     try:
         first: list[Frame] = []
         it = iter(src)

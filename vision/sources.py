@@ -46,6 +46,11 @@ PREFETCH_FRAMES = 4  # a file's frames decoded ahead of the consumer (0: decode 
 READER_JOIN_S = 5.0  # closing waits this long for a camera / stream read to return
 LIVE_BACKLOG_S = 1.0  # live: frames a slow consumer has not taken wait this long at most
 LIVE_BACKLOG_BYTES = 512 * 2**20  # ... and take this much memory at most (1080p: 85 frames)
+# a file read by a tracker in the same process: FFmpeg's own choice is a decoding thread
+# per core, which then takes turns on the tracker's core; one thread decodes 1080p at
+# about twice the tracker's rate, so up to this many pixels a frame it decodes alone
+# and leaves the other core to the tracker (bigger frames: FFmpeg's choice)
+TRACKING_DECODE_MAX_PX = 1920 * 1088
 _POLL_S = 0.05  # how often a blocked decode thread looks whether it should stop
 
 
@@ -233,12 +238,14 @@ class CvCaptureSource(FrameSource):
         pace: bool = False,
         prefetch: int = PREFETCH_FRAMES,
         backlog_s: float = LIVE_BACKLOG_S,
+        for_tracking: bool = False,
     ) -> None:
         import cv2
 
         self._spec = spec
         is_index = isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit())
-        if not is_index and not str(spec).startswith(STREAM_PREFIXES):
+        is_file = not is_index and not str(spec).startswith(STREAM_PREFIXES)
+        if is_file:
             p = Path(spec)
             if not p.exists():
                 raise SourceError(f"video not found: {p}")
@@ -246,6 +253,11 @@ class CvCaptureSource(FrameSource):
         if not self._cap.isOpened():
             what = f"camera {spec}" if is_index else f"{spec}"
             raise SourceError(f"cannot open {what} (absent, busy or not a video)")
+        if for_tracking and is_file and self._one_thread_keeps_up():
+            self._cap.release()
+            self._cap = cv2.VideoCapture(str(spec), cv2.CAP_ANY, [cv2.CAP_PROP_N_THREADS, 1])
+            if not self._cap.isOpened():
+                raise SourceError(f"cannot open {spec} (absent, busy or not a video)")
         self.live = is_index or str(spec).startswith(STREAM_PREFIXES) if live is None else live
         fps = self._cap.get(cv2.CAP_PROP_FPS)
         self.fps = float(fps) if fps and fps > 0 else 30.0
@@ -271,6 +283,14 @@ class CvCaptureSource(FrameSource):
         self._ahead: _Prefetch | None = None
         self._reader: threading.Thread | None = None
         self._reader_done: dict | None = None
+
+    def _one_thread_keeps_up(self) -> bool:
+        """Whether one decoding thread is enough for a tracker (``TRACKING_DECODE_MAX_PX``)."""
+        import cv2
+
+        w = self._cap.get(cv2.CAP_PROP_FRAME_WIDTH)
+        h = self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT)
+        return 0 < w * h <= TRACKING_DECODE_MAX_PX
 
     def __iter__(self) -> Iterator[Frame]:
         if self.live and self.drop_late:
@@ -386,12 +406,17 @@ class ArraySource(FrameSource):
 
 
 def open_source(
-    spec: str | int | Path, backend: str = "auto", prefetch: int = PREFETCH_FRAMES
+    spec: str | int | Path,
+    backend: str = "auto",
+    prefetch: int = PREFETCH_FRAMES,
+    for_tracking: bool = False,
 ) -> FrameSource:
     """Open a file path, a camera index (``0`` or ``"0"``) or a stream URL.
 
     ``backend``: ``"auto"`` (= ``"opencv"``, the faster decoder here) or ``"pyav"``
     (files only).  ``prefetch``: frames of a file decoded ahead in a thread (0: none).
+    ``for_tracking``: a tracker in this process takes the frames -- a file up to 1080p
+    is decoded on one thread, leaving the other cores to it (``TRACKING_DECODE_MAX_PX``).
     """
     s = str(spec)
     is_camera = isinstance(spec, int) or s.isdigit()
@@ -399,7 +424,11 @@ def open_source(
     if backend not in ("auto", "pyav", "opencv"):
         raise SourceError(f"unknown video backend '{backend}' (auto, pyav, opencv)")
     if is_camera or is_stream or backend in ("auto", "opencv"):
-        return CvCaptureSource(spec if not isinstance(spec, Path) else str(spec), prefetch=prefetch)
+        return CvCaptureSource(
+            spec if not isinstance(spec, Path) else str(spec),
+            prefetch=prefetch,
+            for_tracking=for_tracking,
+        )
     return PyAVFileSource(spec, prefetch=prefetch)
 
 
