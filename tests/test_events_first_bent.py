@@ -26,18 +26,27 @@ FPS = 30.0
 LAYOUT = {"2": (1941.662, 370.408), "5": (1910.598, 183.273)}
 
 
-def _hidden_at_the_hit(seed: int, phase_s: float):
-    tl = Timeline(PROFILE, LAYOUT, seed=seed)
+def _unseen_after(layout: dict, strike: Strike, seed: int, phase_s: float, ball: str, event):
+    """``strike`` played ``phase_s`` after a frame from ``layout``, sampled without hands,
+    covering cue or missed fast samples; ``ball`` is unseen in the frame after the first
+    truth event ``event(e)`` picks: ``(frames, truth, that event, that frame's index)``."""
+    tl = Timeline(PROFILE, layout, seed=seed)
     tl.wait(1.0 + phase_s)
-    tl.strike(Strike("2", 3527.0, -1.50492, 0.3465, 0.0965, 0.0), at_t=1.0 + phase_s)
+    tl.strike(strike, at_t=1.0 + phase_s)
     noise = Noise(seed=seed, hands=False, cue_cover_p=0.0, miss_fast_p=0.0)
     frames, truth = sample_scene(_Play(tl), FPS, noise)
-    hit = next(e for e in truth if e.type == "collision")
-    k = next(i for i, f in enumerate(frames) if f.t > hit.t)
-    f = frames[k]  # the striker unseen in the frame after the hit
-    seen = {b: p for b, p in f.seen.items() if b != "2"}
-    frames[k] = FrameObs(f.frame, f.t, seen, f.hidden | {"2"})
-    return frames, truth, hit, k
+    ev = next(e for e in truth if event(e))
+    k = next(i for i, f in enumerate(frames) if f.t > ev.t)
+    f = frames[k]
+    seen = {b: p for b, p in f.seen.items() if b != ball}
+    frames[k] = FrameObs(f.frame, f.t, seen, f.hidden | {ball})
+    return frames, truth, ev, k
+
+
+def _hidden_at_the_hit(seed: int, phase_s: float):
+    """The striker unseen in the frame after its hit."""
+    strike = Strike("2", 3527.0, -1.50492, 0.3465, 0.0965, 0.0)
+    return _unseen_after(LAYOUT, strike, seed, phase_s, "2", lambda e: e.type == "collision")
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -60,16 +69,16 @@ CUSHION_LAYOUT = {"W1": (1182.117, 610.409), "R1": (1401.158, 115.455)}
 
 
 def _struck_into_cushion(seed: int, phase_s: float):
-    tl = Timeline(PROFILE, CUSHION_LAYOUT, seed=seed)
-    tl.wait(1.0 + phase_s)
-    tl.strike(Strike("W1", 2400.0, -1.152, 0.4, 0.0, 0.0), at_t=1.0 + phase_s)
-    noise = Noise(seed=seed, hands=False, cue_cover_p=0.0, miss_fast_p=0.0)
-    frames, truth = sample_scene(_Play(tl), FPS, noise)
-    bounce = next(e for e in truth if e.type == "cushion" and e["ball"] == "R1")
-    k = next(i for i, f in enumerate(frames) if f.t > bounce.t)
-    f = frames[k]  # R1 unseen in the frame after the bounce
-    seen = {b: p for b, p in f.seen.items() if b != "R1"}
-    frames[k] = FrameObs(f.frame, f.t, seen, f.hidden | {"R1"})
+    """R1 unseen in the frame after its bounce."""
+    strike = Strike("W1", 2400.0, -1.152, 0.4, 0.0, 0.0)
+    frames, truth, bounce, _ = _unseen_after(
+        CUSHION_LAYOUT,
+        strike,
+        seed,
+        phase_s,
+        "R1",
+        lambda e: e.type == "cushion" and e["ball"] == "R1",
+    )
     return frames, truth, bounce
 
 
