@@ -458,10 +458,9 @@ def summarise(results: list[dict]) -> None:
             continue
         tf = [r["track_fps"] for r in sel]
         tcpu = [r["track_cpu_fps"] for r in sel]
-        e2e = [r["e2e_fps"] for r in sel]
-        dec = [r["decode_fps"] for r in sel]
+        e2e = np.array([r["e2e_fps"] for r in sel])
+        dec = np.array([r["decode_fps"] for r in sel])
         pyav = [r["decode_pyav_fps"] for r in sel]
-        ratio = [r["e2e_fps"] / r["decode_fps"] for r in sel]
         n = np.array([r["frames"] for r in sel], float)
         print(
             f"  speed, {label} (median of {len(sel)}; tracking on 1 core, decoding ahead in "
@@ -469,27 +468,28 @@ def summarise(results: list[dict]) -> None:
             f"(min {min(tf):.0f}; by its thread's CPU time {np.median(tcpu):.0f}, min "
             f"{min(tcpu):.0f}), end to end {np.median(e2e):.0f}, decode-only "
             f"{np.median(dec):.0f} (PyAV {np.median(pyav):.0f}), end to end / decode "
-            f"median {np.median(ratio):.2f} (min {min(ratio):.2f}; over all the frames "
-            f"{(n / np.array(dec)).sum() / (n / np.array(e2e)).sum():.2f})"
+            f"median {_ratios(e2e, dec, n)}"
         )
         dec1 = np.array([r["decode_1c_fps"] for r in sel])
         e2e1 = np.array([r["e2e_1c_fps"] for r in sel])
         run = np.array([r["e2e_run_fps"] for r in sel])
-        dec_all = np.array(dec)
         print(
             f"  speed, {label}, end to end as luza track runs (every core): median "
-            f"{np.median(run):.0f}, / decode-only median {np.median(run / dec_all):.2f} (min "
-            f"{min(run / dec_all):.2f}; over all the frames "
-            f"{(n / dec_all).sum() / (n / run).sum():.2f})"
+            f"{np.median(run):.0f}, / decode-only median {_ratios(run, dec, n)}"
         )
         print(
             f"  speed, {label}, everything on ONE core (decoder threads and tracker pinned "
             f"to one CPU): end to end {np.median(e2e1):.0f}, decode-only "
-            f"{np.median(dec1):.0f}, end to end / decode median "
-            f"{np.median(e2e1 / dec1):.2f} (min {min(e2e1 / dec1):.2f}; over all the "
-            f"frames {(n / dec1).sum() / (n / e2e1).sum():.2f})"
+            f"{np.median(dec1):.0f}, end to end / decode median {_ratios(e2e1, dec1, n)}"
         )
     print(f"  load average (1, 5, 15 min) at the end: {os.getloadavg()}")
+
+
+def _ratios(e2e: np.ndarray, dec: np.ndarray, frames: np.ndarray) -> str:
+    """End to end / decode-only of clips: "median (min; over all the frames)"."""
+    r = e2e / dec
+    over_all = (frames / dec).sum() / (frames / e2e).sum()
+    return f"{np.median(r):.2f} (min {r.min():.2f}; over all the frames {over_all:.2f})"
 
 
 def tracking_rate(video: Path, cam, prof, game: str) -> tuple[float, float]:

@@ -635,7 +635,7 @@ class EventExtractor:
         ts, xy = bd.ts[idx], bd.xy[idx]
         groups = segment_path(ts, xy, tol_per_mm_s=FIT_TOL_PER_MM * self.dt)
         mv.pieces = [_fit(ts[g], xy[g])[0] for g in groups]
-        if self._bent_off_anchor(mv, groups):
+        if self._bent_off_anchor(mv, ts, xy):
             return
         first = mv.pieces[0]
         if mv.anchor0 is not None and mv.t_rest0 is not None:
@@ -661,7 +661,7 @@ class EventExtractor:
             mv.t_start = first.t0
         mv.t_end = float(ts[-1])
 
-    def _bent_off_anchor(self, mv: Move, groups: list[list[int]]) -> bool:
+    def _bent_off_anchor(self, mv: Move, ts: np.ndarray, xy: np.ndarray) -> bool:
         """A first piece of 2+ samples that, run back, misses the rest anchor by more
         than ``ANCHOR_OFF_LINE_MM`` straddles a bend: a contact between its first sample
         and the next (a ball hit at 3.6 m/s, unseen at the hit frame, slowed and turned
@@ -669,7 +669,7 @@ class EventExtractor:
         sample becomes a piece of its own, moving from the anchor straight to it at the
         least speed it had (that way in its frames, or the chord on to the next
         sample), the samples after it are cut into pieces anew; ``mv.t_start`` from
-        the first.  True if done (``mv`` fitted)."""
+        the first (``ts``, ``xy``: the move's samples).  True if done (``mv`` fitted)."""
         a0, t_rest = mv.anchor0, mv.t_rest0
         first = mv.pieces[0]
         if a0 is None or t_rest is None or first.n < 2 or len(mv.idx) < 3:
@@ -677,9 +677,6 @@ class EventExtractor:
         t_c = self._closest_time(first, a0, t_rest - self.dt, first.t0)
         if float(np.linalg.norm(first.at(t_c) - a0)) <= ANCHOR_OFF_LINE_MM:
             return False
-        bd = self.data[mv.ball]
-        idx = np.array(mv.idx)
-        ts, xy = bd.ts[idx], bd.xy[idx]
         way = xy[0] - a0
         way_mm = float(np.linalg.norm(way))
         if way_mm < START_MM or ts[0] <= t_rest:

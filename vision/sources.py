@@ -250,14 +250,12 @@ class CvCaptureSource(FrameSource):
             if not p.exists():
                 raise SourceError(f"video not found: {p}")
         self._cap = cv2.VideoCapture(int(spec) if is_index else str(spec))
+        if for_tracking and is_file and self._cap.isOpened() and self._one_thread_keeps_up():
+            self._cap.release()
+            self._cap = cv2.VideoCapture(str(spec), cv2.CAP_ANY, [cv2.CAP_PROP_N_THREADS, 1])
         if not self._cap.isOpened():
             what = f"camera {spec}" if is_index else f"{spec}"
             raise SourceError(f"cannot open {what} (absent, busy or not a video)")
-        if for_tracking and is_file and self._one_thread_keeps_up():
-            self._cap.release()
-            self._cap = cv2.VideoCapture(str(spec), cv2.CAP_ANY, [cv2.CAP_PROP_N_THREADS, 1])
-            if not self._cap.isOpened():
-                raise SourceError(f"cannot open {spec} (absent, busy or not a video)")
         self.live = is_index or str(spec).startswith(STREAM_PREFIXES) if live is None else live
         fps = self._cap.get(cv2.CAP_PROP_FPS)
         self.fps = float(fps) if fps and fps > 0 else 30.0
