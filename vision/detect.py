@@ -41,6 +41,11 @@ from luza.calibration.profiles import TableProfile
 from .detections import STREAK_END_MAX_SCORE, Detections
 
 WORK_RADIUS_PX = 7.0  # ball radius in the work image (pixels)
+# The frame -> work shrink is an area mean (INTER_AREA).  OpenCV has a fast path only
+# at a whole-number ratio (2:1, 3:1, ...): at 0.4992 (a 1080p ball of 14.02 px) it
+# costs ~10 times the 2:1 mean.  A scale this close (relative) to 1/k is taken as 1/k:
+# the work radius moves by at most this fraction (7.0 -> 6.3-7.7 px).
+WORK_SCALE_SNAP_FRACTION = 0.25
 SUPPRESS_RADII = 1.35  # two peaks closer than this many radii are one ball
 CHROMA_FLOOR = 0.06  # chromaticity distance still cloth (shadows shift it ~0.05)
 CHROMA_SCALE = 0.08  # further distance over which it becomes fully "not cloth"
@@ -104,6 +109,27 @@ _PEAK_OFFSETS = tuple(  # that window's row and column offsets, flattened
 )
 
 
+def _snapped_scale(scale: float) -> float:
+    """The frame -> work scale (at most 1), ``1/k`` when within
+    ``WORK_SCALE_SNAP_FRACTION`` of it (the shrink's fast path)."""
+    scale = min(1.0, scale)
+    k = round(1.0 / scale)
+    if k >= 2 and abs(k * scale - 1.0) <= WORK_SCALE_SNAP_FRACTION:
+        return 1.0 / k
+    return scale
+
+
+def _whole_steps(a: int, b: int, size: int, scale: float) -> tuple[int, int]:
+    """Widen pixel span ``[a, b)`` of ``[0, size)`` to a whole number of ``1/scale``
+    steps (when that is whole), so the work image is an exact k:1 shrink of it."""
+    k = round(1.0 / scale)
+    if k < 2 or abs(k * scale - 1.0) > 1e-12 or (b - a) % k == 0:
+        return a, b
+    span = min(size - size % k, (b - a) + k - (b - a) % k)
+    b = min(size, a + span)
+    return b - span, b
+
+
 @dataclass(frozen=True)
 class DetectorConfig:
     work_radius_px: float = WORK_RADIUS_PX
@@ -149,8 +175,10 @@ class BallDetector:
         y0 = int(max(0, math.floor(px[:, 1].min() - m)))
         x1 = int(min(w, math.ceil(px[:, 0].max() + m)))
         y1 = int(min(h, math.ceil(px[:, 1].max() + m)))
+        self.scale = _snapped_scale(self.cfg.work_radius_px / self.radius_px_min)
+        x0, x1 = _whole_steps(x0, x1, w, self.scale)
+        y0, y1 = _whole_steps(y0, y1, h, self.scale)
         self.roi = (x0, y0, x1, y1)
-        self.scale = min(1.0, self.cfg.work_radius_px / self.radius_px_min)
         self.work_size = (
             max(8, int(round((x1 - x0) * self.scale))),
             max(8, int(round((y1 - y0) * self.scale))),
