@@ -128,6 +128,8 @@ REVERSAL_SIDE_SAMPLES = 3  # a line is fitted to the gap over this many samples 
 REVERSAL_SIDE_S = 0.2  # ... spanning at most this long
 REVERSAL_MIN_MM_S = 25.0  # the gap falls and rises at least this fast
 REVERSAL_TOL_MM = 5.0  # the two lines meet within this of a zero gap (a touch)
+REVERSAL_SNAP_FRAC = 0.5  # ... their meeting this far (of the sample interval) past the
+# closest sample on the other side is put at that sample (the noise moved the vertex)
 PAIR_NEAR_MM = 15.0  # two balls this close (beyond touching) are looked at ...
 PAIR_TOL_MM = 6.0  # ... their gap's falling and rising lines meet within this of zero
 PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is that one
@@ -1501,7 +1503,7 @@ class EventExtractor:
         for j in np.nonzero(np.min(gaps, axis=0) <= REVERSAL_FAST_NEAR_MM)[0]:
             col = gaps[:, j]
             for m in _run_minima(col, REVERSAL_NEAR_MM) + self._fast_minima(col):
-                hit = self._gap_vertex(ts, col, m)
+                hit = self._gap_vertex(ts, col, m, snap_frac=REVERSAL_SNAP_FRAC)
                 if hit is not None and j >= len(g.seg_name):
                     # the gap to a point falls and rises as a ball merely passes it:
                     # a touch turns the velocity's own component along the normal
@@ -2083,10 +2085,18 @@ class EventExtractor:
         return g.seg_name[int(np.argmin(np.where(ok, np.abs(gap), np.inf)))]
 
     @staticmethod
-    def _gap_vertex(ts: np.ndarray, col: np.ndarray, m: int, tol_mm: float = REVERSAL_TOL_MM):
+    def _gap_vertex(
+        ts: np.ndarray,
+        col: np.ndarray,
+        m: int,
+        tol_mm: float = REVERSAL_TOL_MM,
+        snap_frac: float = 0.0,
+    ):
         """Where the gap to a line, falling then rising around sample ``m``, reached
         its vertex: (time, gap there, samples before, samples after) or None when it
-        does not fall, rise and meet near zero."""
+        does not fall, rise and meet near zero.  Lines meeting at most ``snap_frac``
+        of the sample interval beyond the last sample before (first after) the
+        vertex met at that sample."""
         best = None
         for split in (m, m + 1):  # the vertex before / after the closest sample
             a = [i for i in range(split - REVERSAL_SIDE_SAMPLES, split) if i >= 0]
@@ -2100,8 +2110,10 @@ class EventExtractor:
             if fa[0] > -REVERSAL_MIN_MM_S or fb[0] < REVERSAL_MIN_MM_S:
                 continue
             t_c = (fb[1] - fa[1]) / (fa[0] - fb[0])
-            if not ts[a[-1]] - 1e-9 <= t_c <= ts[b[0]] + 1e-9:
+            slack = snap_frac * (ts[b[0]] - ts[a[-1]]) + 1e-9
+            if not ts[a[-1]] - slack <= t_c <= ts[b[0]] + slack:
                 continue
+            t_c = min(max(t_c, ts[a[-1]]), ts[b[0]])
             gap0 = float(np.polyval(fa, t_c))
             res = float(
                 np.sum((np.polyval(fa, ts[a]) - col[a]) ** 2)
