@@ -128,6 +128,8 @@ REVERSAL_SIDE_SAMPLES = 3  # a line is fitted to the gap over this many samples 
 REVERSAL_SIDE_S = 0.2  # ... spanning at most this long
 REVERSAL_MIN_MM_S = 25.0  # the gap falls and rises at least this fast
 REVERSAL_TOL_MM = 5.0  # the two lines meet within this of a zero gap (a touch)
+REVERSAL_SNAP_FRAC = 0.5  # ... their meeting this far (of the sample interval) past the
+# closest sample on the other side is put at that sample (the noise moved the vertex)
 PAIR_NEAR_MM = 15.0  # two balls this close (beyond touching) are looked at ...
 PAIR_TOL_MM = 6.0  # ... their gap's falling and rising lines meet within this of zero
 PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is that one
@@ -163,6 +165,10 @@ NOSE_END_SLACK_MM = 1.5  # a contact point this little past a nose's end is stil
 NOSE_JAW_SAME_SPOT_MM = 10.0  # a nose and a jaw rounding touch found this close: one touch
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
 JAW_SAME_SIDE_COS = 0.7  # ... the same side: normals this close (cosine)
+UNSEEN_BOUNCE_FRAMES = 1.5  # a two-sample piece whose samples lie this far apart (one
+# unseen between them) may hide a cushion bounce: the pieces either side are followed through
+CREEP_ROLL_DECEL_MM_S2 = 118.0  # a rolling ball slows this fast (mu_roll 0.012 x g): one
+# resting within REST_SPREAD_MM of a nose it headed into, its stopping distance past it, met it
 BOUNCE_BACK_MM = 3.0  # a slow ball resting this much further off a nose than it came: it bounced
 FALL_LOST_S = 0.06  # ... or any side, by a ball whose move vanishes this soon after: sinking
 UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
@@ -1366,8 +1372,11 @@ class EventExtractor:
             head = mv.pieces[0] if _bent_head(mv.pieces[0]) else None
             if head is not None and solid[0] is not head:
                 solid = [head] + solid  # the bend after it: a cushion (dev fb-rally/1451)
-            for p, q in zip(solid, solid[1:], strict=False):
+            bent_at: set[int] = set()  # breaks where a cushion was found
+            for k, (p, q) in enumerate(zip(solid, solid[1:], strict=False)):
                 for t, typ, fields, conf in self._contacts_between(mv.ball, p, q):
+                    if typ == "cushion":
+                        bent_at.add(k)
                     if typ == "collision" and same_cluster_soon(fields["a"], fields["b"], t):
                         continue
                     if typ == "collision" and p is head:
@@ -1377,12 +1386,15 @@ class EventExtractor:
                     if typ == "cushion":
                         t, fields = self._touch_time(mv, t, fields)
                     out.append(_Cand(typ, max(t, t0), conf, fields))
+            out += self._across_two_samples(mv, solid, bent_at)
             out += [c for c in self._cushion_reversals(mv) if c.t >= t0]
             # a ball that creeps into a cushion and stops against it touched it
             last = solid[-1]
             v_end = last.vel(last.t1)
             if mv.end == "rest":
                 hit = self._object_near(mv.ball, mv.t_end, mv.anchor1, False, True, None)
+                if hit is None:
+                    hit = self._crept_to_nose(mv, v_end)
                 toward = (
                     hit is not None
                     and hit[0] == "cushion"
@@ -1501,7 +1513,7 @@ class EventExtractor:
         for j in np.nonzero(np.min(gaps, axis=0) <= REVERSAL_FAST_NEAR_MM)[0]:
             col = gaps[:, j]
             for m in _run_minima(col, REVERSAL_NEAR_MM) + self._fast_minima(col):
-                hit = self._gap_vertex(ts, col, m)
+                hit = self._gap_vertex(ts, col, m, snap_frac=REVERSAL_SNAP_FRAC)
                 if hit is not None and j >= len(g.seg_name):
                     # the gap to a point falls and rises as a ball merely passes it:
                     # a touch turns the velocity's own component along the normal
@@ -2029,6 +2041,52 @@ class EventExtractor:
             out.append(_Cand("cushion", t_c, 0.5, {"ball": mv.ball, "cushion": name, "pos": _r(c)}))
         return out
 
+    def _across_two_samples(self, mv: Move, solid: list[Piece], bent_at: set[int]) -> list:
+        """Cushion touches inside a two-sample piece: the two samples of a fast ball
+        either side of a bounce (the one at the bounce unseen: a miss at speed) make a
+        piece of their own, a chord across the cushion's corner with no velocity of the
+        ball's; neither break beside it is followed to the nose.  When neither showed a
+        cushion and a sample between its two is missing (``UNSEEN_BOUNCE_FRAMES``), the
+        pieces before and after it are followed through it."""
+        out = []
+        for k in range(1, len(solid) - 1):
+            q = solid[k]
+            if q.n != 2 or q.t1 - q.t0 < UNSEEN_BOUNCE_FRAMES * self.dt:
+                continue
+            if k - 1 in bent_at or k in bent_at:
+                continue
+            p, r = solid[k - 1], solid[k + 1]
+            for t, typ, fields, conf in self._contacts_between(mv.ball, p, r):
+                if typ == "cushion" and p.t1 <= t <= r.t0:
+                    out.append(_Cand(typ, t, conf, fields))
+        return out
+
+    def _crept_to_nose(self, mv: Move, v_end: np.ndarray):
+        """A slow ball whose rest anchor lies within ``REST_SPREAD_MM`` of a cushion nose
+        (beyond the contact slack) that it was heading into fast enough to roll that far
+        (``CREEP_ROLL_DECEL_MM_S2``): it reached the nose inside its rest window (the
+        last millimetres in and the bounce back fall within the rest's spread) and the
+        mean of the window lies off it.  As ``_object_near``'s cushion hit, or None."""
+        g, R = self.geom, self.R
+        rel = mv.anchor1 - g.seg_a
+        along = np.einsum("ij,ij->i", rel, g.seg_d)
+        gap = np.einsum("ij,ij->i", rel, g.seg_n) - R
+        v_in = -(g.seg_n @ v_end)  # speed into each line
+        ok = (
+            (along >= 0.0)
+            & (along <= g.seg_len)
+            & (gap > 0.0)
+            & (gap <= REST_SPREAD_MM)
+            & (v_in > 0.0)
+            & (v_in**2 / (2.0 * CREEP_ROLL_DECEL_MM_S2) >= gap)
+        )
+        ok &= np.array([not n.startswith("jaw:") for n in g.seg_name])
+        if not ok.any():
+            return None
+        j = int(np.argmin(np.where(ok, gap, np.inf)))
+        fields = {"ball": mv.ball, "cushion": g.seg_name[j], "pos": _r(mv.anchor1)}
+        return ("cushion", fields, 0.5)
+
     def _sinking(self, ball: str, t: float) -> bool:
         """``ball`` is inside a move at ``t`` that ends vanishing within ``FALL_LOST_S``: at
         ``t`` it was already sinking into the pocket (the bend of its fall, read as a touch
@@ -2083,10 +2141,18 @@ class EventExtractor:
         return g.seg_name[int(np.argmin(np.where(ok, np.abs(gap), np.inf)))]
 
     @staticmethod
-    def _gap_vertex(ts: np.ndarray, col: np.ndarray, m: int, tol_mm: float = REVERSAL_TOL_MM):
+    def _gap_vertex(
+        ts: np.ndarray,
+        col: np.ndarray,
+        m: int,
+        tol_mm: float = REVERSAL_TOL_MM,
+        snap_frac: float = 0.0,
+    ):
         """Where the gap to a line, falling then rising around sample ``m``, reached
         its vertex: (time, gap there, samples before, samples after) or None when it
-        does not fall, rise and meet near zero."""
+        does not fall, rise and meet near zero.  Lines meeting at most ``snap_frac``
+        of the sample interval beyond the last sample before (first after) the
+        vertex met at that sample."""
         best = None
         for split in (m, m + 1):  # the vertex before / after the closest sample
             a = [i for i in range(split - REVERSAL_SIDE_SAMPLES, split) if i >= 0]
@@ -2100,8 +2166,10 @@ class EventExtractor:
             if fa[0] > -REVERSAL_MIN_MM_S or fb[0] < REVERSAL_MIN_MM_S:
                 continue
             t_c = (fb[1] - fa[1]) / (fa[0] - fb[0])
-            if not ts[a[-1]] - 1e-9 <= t_c <= ts[b[0]] + 1e-9:
+            slack = snap_frac * (ts[b[0]] - ts[a[-1]]) + 1e-9
+            if not ts[a[-1]] - slack <= t_c <= ts[b[0]] + slack:
                 continue
+            t_c = min(max(t_c, ts[a[-1]]), ts[b[0]])
             gap0 = float(np.polyval(fa, t_c))
             res = float(
                 np.sum((np.polyval(fa, ts[a]) - col[a]) ** 2)
