@@ -170,6 +170,9 @@ UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confiden
 # a move's first piece that, run back, passes further than this from the ball's rest
 # anchor bent on its way: its first sample left the anchor straight, the rest did not
 ANCHOR_OFF_LINE_MM = 20.0
+# two balls' gap: its falling and rising lines may meet this share of the gap between
+# their samples outside it (a sample at the touch itself, in the noise, is on either)
+GAP_VERTEX_SLACK = 0.5
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
 
 
@@ -1585,7 +1588,7 @@ class EventExtractor:
                 if col.min() > PAIR_NEAR_MM:
                     continue
                 for m in _run_minima(col, PAIR_NEAR_MM):
-                    hit = self._gap_vertex(ts, col, m, PAIR_TOL_MM)
+                    hit = self._gap_vertex(ts, col, m, PAIR_TOL_MM, skip_closest=True)
                     if hit is None:
                         continue
                     t_c, _, sa, sb = hit
@@ -2083,24 +2086,40 @@ class EventExtractor:
         return g.seg_name[int(np.argmin(np.where(ok, np.abs(gap), np.inf)))]
 
     @staticmethod
-    def _gap_vertex(ts: np.ndarray, col: np.ndarray, m: int, tol_mm: float = REVERSAL_TOL_MM):
+    def _gap_vertex(
+        ts: np.ndarray,
+        col: np.ndarray,
+        m: int,
+        tol_mm: float = REVERSAL_TOL_MM,
+        skip_closest: bool = False,
+    ):
         """Where the gap to a line, falling then rising around sample ``m``, reached
         its vertex: (time, gap there, samples before, samples after) or None when it
-        does not fall, rise and meet near zero."""
+        does not fall, rise and meet near zero.  ``skip_closest`` (two balls' gap):
+        the vertex may also lie at the closest sample itself, left out of both lines,
+        and the lines may meet up to ``GAP_VERTEX_SLACK`` of the sides' gap outside it
+        (a sample taken at the touch sits on the corner: its noise puts the meeting
+        point a hair outside a split's gap, and the sample three back may lie before
+        another bend, a cushion's)."""
         best = None
-        for split in (m, m + 1):  # the vertex before / after the closest sample
-            a = [i for i in range(split - REVERSAL_SIDE_SAMPLES, split) if i >= 0]
-            b = [i for i in range(split, split + REVERSAL_SIDE_SAMPLES) if i < len(ts)]
-            a = [i for i in a if ts[split - 1] - ts[i] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
-            b = [i for i in b if ts[i] - ts[split] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
-            if len(a) < 2 or len(b) < 2 or split >= len(ts):
+        # the vertex before / after the closest sample (a: ..sa-1, b: sb..)
+        splits = [(m, m), (m + 1, m + 1)] + ([(m, m + 1)] if skip_closest else [])
+        for sa, sb in splits:
+            if sb >= len(ts) or sa < 1:
+                continue
+            a = [i for i in range(sa - REVERSAL_SIDE_SAMPLES, sa) if i >= 0]
+            b = [i for i in range(sb, sb + REVERSAL_SIDE_SAMPLES) if i < len(ts)]
+            a = [i for i in a if ts[sa - 1] - ts[i] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
+            b = [i for i in b if ts[i] - ts[sb] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
+            if len(a) < 2 or len(b) < 2:
                 continue
             fa = np.polyfit(ts[a], col[a], 1)
             fb = np.polyfit(ts[b], col[b], 1)
             if fa[0] > -REVERSAL_MIN_MM_S or fb[0] < REVERSAL_MIN_MM_S:
                 continue
             t_c = (fb[1] - fa[1]) / (fa[0] - fb[0])
-            if not ts[a[-1]] - 1e-9 <= t_c <= ts[b[0]] + 1e-9:
+            slack = 1e-9 + (GAP_VERTEX_SLACK * (ts[b[0]] - ts[a[-1]]) if skip_closest else 0.0)
+            if not ts[a[-1]] - slack <= t_c <= ts[b[0]] + slack:
                 continue
             gap0 = float(np.polyval(fa, t_c))
             res = float(
