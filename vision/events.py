@@ -170,9 +170,10 @@ UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confiden
 # a move's first piece that, run back, passes further than this from the ball's rest
 # anchor bent on its way: its first sample left the anchor straight, the rest did not
 ANCHOR_OFF_LINE_MM = 20.0
-# two balls' gap: its falling and rising lines may meet this share of the gap between
-# their samples outside it (a sample at the touch itself, in the noise, is on either)
-GAP_VERTEX_SLACK = 0.5
+# two balls' gap: its falling and rising lines meeting this far (of the sample interval)
+# past the samples either side of the vertex met at that sample (one at the touch
+# itself, in the noise, is on either line)
+PAIR_SNAP_FRAC = 0.5
 CHAIN_MAX_LINKS = 3  # balls at rest a hit may pass through to set a ball moving
 CHAIN_REACH_TOL_MM = 4.0  # ... the first of them struck by a ball coming this close
 CHAIN_CONF = 0.7  # ... the confidence of each of those contacts
@@ -1754,7 +1755,9 @@ class EventExtractor:
                 if col.min() > PAIR_NEAR_MM:
                     continue
                 for m in _run_minima(col, PAIR_NEAR_MM):
-                    hit = self._gap_vertex(ts, col, m, PAIR_TOL_MM, skip_closest=True)
+                    hit = self._gap_vertex(
+                        ts, col, m, PAIR_TOL_MM, snap_frac=PAIR_SNAP_FRAC, skip_closest=True
+                    )
                     if hit is None:
                         continue
                     t_c, _, sa, sb = hit
@@ -2261,18 +2264,20 @@ class EventExtractor:
         col: np.ndarray,
         m: int,
         tol_mm: float = REVERSAL_TOL_MM,
+        snap_frac: float = 0.0,
         skip_closest: bool = False,
     ):
         """Where the gap to a line, falling then rising around sample ``m``, reached
         its vertex: (time, gap there, samples before, samples after) or None when it
-        does not fall, rise and meet near zero.  ``skip_closest`` (two balls' gap):
-        the vertex may also lie at the closest sample itself, left out of both lines,
-        and the lines may meet up to ``GAP_VERTEX_SLACK`` of the sides' gap outside it
-        (a sample taken at the touch sits on the corner: its noise puts the meeting
-        point a hair outside a split's gap, and the sample three back may lie before
-        another bend, a cushion's)."""
+        does not fall, rise and meet near zero.  Lines meeting at most ``snap_frac``
+        of the sample interval beyond the last sample before (first after) the
+        vertex met at that sample.  ``skip_closest`` (two balls' gap): the vertex may
+        also lie at the closest sample itself, left out of both lines (a sample taken
+        at the touch sits on the corner, in the noise: on either line it puts their
+        meeting point outside that split's gap, and the sample three back may lie
+        before another bend, a cushion's)."""
         best = None
-        # the vertex before / after the closest sample (a: ..sa-1, b: sb..)
+        # the vertex before / after the closest sample (a: ..sa-1, b: sb..), or at it
         splits = [(m, m), (m + 1, m + 1)] + ([(m, m + 1)] if skip_closest else [])
         for sa, sb in splits:
             if sb >= len(ts) or sa < 1:
@@ -2288,9 +2293,10 @@ class EventExtractor:
             if fa[0] > -REVERSAL_MIN_MM_S or fb[0] < REVERSAL_MIN_MM_S:
                 continue
             t_c = (fb[1] - fa[1]) / (fa[0] - fb[0])
-            slack = 1e-9 + (GAP_VERTEX_SLACK * (ts[b[0]] - ts[a[-1]]) if skip_closest else 0.0)
+            slack = snap_frac * (ts[b[0]] - ts[a[-1]]) + 1e-9
             if not ts[a[-1]] - slack <= t_c <= ts[b[0]] + slack:
                 continue
+            t_c = min(max(t_c, ts[a[-1]]), ts[b[0]])
             gap0 = float(np.polyval(fa, t_c))
             res = float(
                 np.sum((np.polyval(fa, ts[a]) - col[a]) ** 2)
