@@ -176,6 +176,13 @@ UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confiden
 # a move's first piece that, run back, passes further than this from the ball's rest
 # anchor bent on its way: its first sample left the anchor straight, the rest did not
 ANCHOR_OFF_LINE_MM = 20.0
+# two balls' gap: its falling and rising lines meeting this far (of the sample interval)
+# past the samples either side of the vertex met at that sample (one at the touch
+# itself, in the noise, is on either line)
+PAIR_SNAP_FRAC = 0.5
+CHAIN_MAX_LINKS = 3  # balls at rest a hit may pass through to set a ball moving
+CHAIN_REACH_TOL_MM = 4.0  # ... the first of them struck by a ball coming this close
+CHAIN_CONF = 0.7  # ... the confidence of each of those contacts
 SETUP_TOL_RADII = 1.0  # a ball this close to a set-up point stands on it (break or take-up)
 
 
@@ -956,8 +963,9 @@ class EventExtractor:
         return False
 
     # -- a still ball set moving ---------------------------------------------
-    def _striker(self, mv: Move, moving_since: dict[str, float]):
-        """The ball that hit ``mv.ball`` at rest: (t, other, conf) or None."""
+    def _striker(self, mv: Move, moving_since: dict[str, float], prefer_moving: bool = False):
+        """The ball that hit ``mv.ball`` at rest: (t, other, conf) or None.
+        ``prefer_moving``: a ball in a move at the time found before one at rest."""
         R = self.R
         a0 = mv.anchor0
         if a0 is None:
@@ -989,13 +997,148 @@ class EventExtractor:
                     break
             if tmin is None or abs(dmin) > STRIKER_TOL_MM:
                 continue
-            if best is None or abs(dmin) < abs(best[2]):
-                best = (tmin, other, dmin)
+            # (prefer_moving) a ball lying at rest against it (it moved earlier in the
+            # shot) is found at d ~ 0 from the window's start: only when no moving
+            # ball reached it
+            key = (prefer_moving and not self._in_move(other, tmin), abs(dmin))
+            if best is None or key < best[3]:
+                best = (tmin, other, dmin, key)
         if best is None:
             return self._unseen_striker(mv, moving_since)
-        t, other, dmin = best
+        t, other, dmin, _ = best
         conf = float(np.clip(0.95 - abs(dmin) / (2 * STRIKER_TOL_MM), 0.4, 0.95))
         return t, other, conf
+
+    def _resting_striker(self, mv: Move, hit, moving_since: dict[str, float]):
+        """``hit`` (t, other, conf) names a ball lying at rest at ``t`` next to
+        ``mv.ball`` (the striker search finds one that moved earlier in the shot at its
+        window's start, its gap ~0).  When ``mv.ball`` did not leave away from it
+        (cosine ``COLLISION_DV_COS`` with their line of centres) it cannot have pushed
+        it: a moving ball that reached ``mv.ball``, if any, did.  When it set off itself
+        by ``mv``'s first moving sample (+ ``CLUSTER_DT_FRAMES``) towards ``mv.ball``,
+        it struck it then (hit first, a few mm away).  Else (a wave through touching
+        balls, a ball lying against it: ``_frozen_chain``) the hit stands."""
+        t, other, conf = hit
+        a_o = self.pos_at(other, t)
+        if a_o is None:
+            return hit
+        if _cos(self._leaving_way(mv), mv.anchor0 - a_o) < COLLISION_DV_COS:
+            return self._striker(mv, moving_since, prefer_moving=True)
+        t_hi = mv.pieces[0].t0 + CLUSTER_DT_FRAMES * self.dt
+        for om in self.data[other].moves:
+            if om.anchor0 is None or not t <= om.t_start <= t_hi:
+                continue
+            if _cos(self._leaving_way(om), mv.anchor0 - om.anchor0) >= COLLISION_DV_COS:
+                return (om.t_start, other, conf)
+        return hit
+
+    def _frozen_chain(self, mv: Move, hit, mvs: list[Move], hits: dict):
+        """``mv.ball`` set moving through a line of balls at rest that touch (within
+        ``CLUSTER_GAP_MM``): a ball ``n`` lying against it behind its way off (cosine
+        ``COLLISION_DV_COS``), struck then -- by a ball reaching it, by a touching ball
+        set moving within ``CLUSTER_DT_FRAMES`` of ``mv`` (one hit itself), or through
+        another ball at rest, up to ``CHAIN_MAX_LINKS`` -- passed the hit on and barely
+        moved (a Newton's cradle).  Looked for when no striker was found, or when the
+        one found lay at rest at the time it was found (the striker search takes a
+        ball lying against ``mv.ball`` at the start of its window, frames before the
+        wave; that ball first).
+        ``((t, n, conf), [the earlier links' collisions])`` or None."""
+        if mv.anchor0 is None or not mv.pieces:
+            return None
+        if hit is not None and self._in_move(hit[1], hit[0]):
+            return None
+        way = self._leaving_way(mv)
+        if float(np.linalg.norm(way)) < 1e-6:
+            return None
+        reach = 2 * self.R + CLUSTER_GAP_MM
+        t_set = mv.t_start
+        lim = CLUSTER_DT_FRAMES * self.dt
+        t_rest = mv.t_rest0 if mv.t_rest0 is not None else mv.pieces[0].t0 - 2 * self.dt
+        t_lo = max(t_rest - STRIKE_BEFORE_REST_S, mv.pieces[0].t0 - 0.5) - 0.5 * self.dt
+        t_hi = mv.pieces[0].t0
+
+        def resting(b: str) -> np.ndarray | None:
+            # ``b`` at rest from before the window to past ``mv``'s start: its anchor
+            for r in self.data[b].rests:
+                if r.t0 <= t_lo and r.t1 >= t_set - self.dt:
+                    return r.anchor
+            return None
+
+        def pusher(n: str, a_n: np.ndarray, push: np.ndarray, used: set[str], depth: int):
+            """(t, ball that struck ``n``, [links before]) or None."""
+            # a moving ball whose way reached n
+            best = None
+            for other, bd in self.data.items():
+                if other in used or not any(m.ball == other for m in mvs):
+                    continue
+                for t in np.linspace(t_lo, t_hi, 60):
+                    t = float(t)
+                    # (in a move, or just stopped: a head-on striker stops at the hit)
+                    if not any(m.t_start <= t <= m.t_end + self.dt for m in bd.moves):
+                        continue
+                    po = self.pos_at(other, t, before=True)
+                    if po is None:
+                        continue
+                    d = float(np.linalg.norm(po - a_n)) - 2 * self.R
+                    if d <= CHAIN_REACH_TOL_MM and _cos(a_n - po, push) >= COLLISION_DV_COS:
+                        if best is None or t < best[0]:
+                            best = (t, other, [])
+                        break
+            if best is not None:
+                return best
+            # a touching ball set moving with mv (itself struck: its hit's time)
+            for om in mvs:
+                if om.ball in used or om.anchor0 is None:
+                    continue
+                if abs(om.t_start - t_set) > lim:
+                    continue
+                if float(np.linalg.norm(om.anchor0 - a_n)) > reach:
+                    continue
+                if _cos(a_n - om.anchor0, push) < COLLISION_DV_COS:
+                    continue
+                h = hits.get(id(om))
+                if h is None or not self._in_move(h[1], h[0]):
+                    continue
+                return (h[0], om.ball, [])
+            if depth >= CHAIN_MAX_LINKS:
+                return None
+            # through another ball at rest
+            for n2 in self.data:
+                if n2 in used:
+                    continue
+                a2 = resting(n2)
+                if a2 is None or float(np.linalg.norm(a2 - a_n)) > reach:
+                    continue
+                if _cos(a_n - a2, push) < COLLISION_DV_COS:
+                    continue
+                got = pusher(n2, a2, a_n - a2, used | {n2}, depth + 1)
+                if got is not None:
+                    t, s, links = got
+                    return (t, n2, links + [(s, n2, a2)])
+            return None
+
+        cands = ([hit[1]] if hit is not None else []) + list(self.data)
+        for n in dict.fromkeys(cands):
+            if n == mv.ball:
+                continue
+            a_n = resting(n)
+            if a_n is None or float(np.linalg.norm(a_n - mv.anchor0)) > reach:
+                continue
+            if _cos(mv.anchor0 - a_n, way) < COLLISION_DV_COS:
+                continue
+            got = pusher(n, a_n, mv.anchor0 - a_n, {mv.ball, n}, 1)
+            if got is None:
+                continue
+            t, s, links = got
+            t = max(t, t_lo)
+            links = links + [(s, n, a_n)]
+            out = []
+            for a, b, a_b in links:
+                pa = self.pos_at(a, t)
+                pos = _r(0.5 * (pa + a_b)) if pa is not None else _r(a_b)
+                out.append(_Cand("collision", t, CHAIN_CONF, {"a": a, "b": b, "pos": pos}))
+            return (t, n, CHAIN_CONF), out
+        return None
 
     def _unseen_striker(self, mv: Move, moving_since: dict[str, float]):
         """A ball set moving while the ball that hit it was unseen (under a body, an
@@ -1290,13 +1433,39 @@ class EventExtractor:
             out.append(_Cand("shot_start", mv.t_start, 0.95 if not lag else 0.7, d))
         moving_since: dict[str, float] = {mv.ball: mv.t_start for mv in starts}
         hits: dict[str, tuple[float, str, float] | None] = {}
+        open_hits: dict[int, tuple[float, str, float] | None] = {}
         for mv in mvs:
             if mv in starts:
                 continue
-            hits[id(mv)] = self._striker(mv, moving_since)
+            h = hits[id(mv)] = self._striker(mv, moving_since)
+            if h is not None and not self._in_move(h[1], h[0]):
+                # a ball at rest found as the striker (it lay against this one; on the
+                # open table only: a rack's replay keeps its own striker)
+                open_hits[id(mv)] = self._resting_striker(mv, h, moving_since)
             moving_since.setdefault(mv.ball, mv.t_start)
         clusters = self._clusters([mv for mv in mvs if mv not in starts])
         in_cluster = {id(mv) for cl in clusters for mv in cl}
+        t_waves = [min(x.t_start for x in cl) for cl in clusters]
+
+        def in_wave(t: float) -> bool:
+            # a cluster's wave (a rack broken): a rack ball lying against another pushes
+            # it, and a slow one's own start comes frames late
+            lim = CLUSTER_DT_FRAMES * self.dt
+            return any(t_k - lim <= t <= t_k + CLUSTER_QUIET_S for t_k in t_waves)
+
+        for mv in mvs:
+            h = hits.get(id(mv))
+            if id(mv) in open_hits and id(mv) not in in_cluster and not in_wave(h[0]):
+                hits[id(mv)] = open_hits[id(mv)]
+        # a ball set off through balls at rest that touch it (a line of frozen balls:
+        # the wave passes through and the middle ones barely move)
+        chain_links: dict[int, list[_Cand]] = {}
+        for mv in mvs:
+            if mv in starts or id(mv) in in_cluster or in_wave(mv.t_start):
+                continue
+            ch = self._frozen_chain(mv, hits.get(id(mv)), mvs, hits)
+            if ch is not None:
+                hits[id(mv)], chain_links[id(mv)] = ch
         cl_of = {
             m.ball: (k, min(x.t_start for x in cl)) for k, cl in enumerate(clusters) for m in cl
         }
@@ -1360,6 +1529,7 @@ class EventExtractor:
                     po = self.pos_at(other, t)
                 mid = _r(0.5 * (po + mv.anchor0)) if po is not None else _r(mv.anchor0)
                 out.append(_Cand("collision", t, conf, {"a": other, "b": mv.ball, "pos": mid}))
+                out += chain_links.get(id(mv), [])
                 if po is not None:
                     out += self._struck_into_cushion(mv, po, t)
             elif not self._roll_tail(mv):
@@ -1597,7 +1767,9 @@ class EventExtractor:
                 if col.min() > PAIR_NEAR_MM:
                     continue
                 for m in _run_minima(col, PAIR_NEAR_MM):
-                    hit = self._gap_vertex(ts, col, m, PAIR_TOL_MM)
+                    hit = self._gap_vertex(
+                        ts, col, m, PAIR_TOL_MM, snap_frac=PAIR_SNAP_FRAC, skip_closest=True
+                    )
                     if hit is None:
                         continue
                     t_c, _, sa, sb = hit
@@ -2118,6 +2290,10 @@ class EventExtractor:
                     best, nrm = d - g.circ_r[j], rel / max(d, 1e-9)
         return np.asarray(nrm, dtype=float)
 
+    def _in_move(self, ball: str, t: float) -> bool:
+        """``ball`` has left its anchor by ``t`` and not yet stopped (no frame slack)."""
+        return any(mv.t_start <= t <= mv.t_end for mv in self.data[ball].moves)
+
     def _moving_at(self, ball: str, t: float) -> bool:
         """``ball`` is inside one of its moves at ``t`` (within a frame)."""
         return any(mv.t_start - self.dt <= t <= mv.t_end + self.dt for mv in self.data[ball].moves)
@@ -2147,19 +2323,28 @@ class EventExtractor:
         m: int,
         tol_mm: float = REVERSAL_TOL_MM,
         snap_frac: float = 0.0,
+        skip_closest: bool = False,
     ):
         """Where the gap to a line, falling then rising around sample ``m``, reached
         its vertex: (time, gap there, samples before, samples after) or None when it
         does not fall, rise and meet near zero.  Lines meeting at most ``snap_frac``
         of the sample interval beyond the last sample before (first after) the
-        vertex met at that sample."""
+        vertex met at that sample.  ``skip_closest`` (two balls' gap): the vertex may
+        also lie at the closest sample itself, left out of both lines (a sample taken
+        at the touch sits on the corner, in the noise: on either line it puts their
+        meeting point outside that split's gap, and the sample three back may lie
+        before another bend, a cushion's)."""
         best = None
-        for split in (m, m + 1):  # the vertex before / after the closest sample
-            a = [i for i in range(split - REVERSAL_SIDE_SAMPLES, split) if i >= 0]
-            b = [i for i in range(split, split + REVERSAL_SIDE_SAMPLES) if i < len(ts)]
-            a = [i for i in a if ts[split - 1] - ts[i] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
-            b = [i for i in b if ts[i] - ts[split] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
-            if len(a) < 2 or len(b) < 2 or split >= len(ts):
+        # the vertex before / after the closest sample (a: ..sa-1, b: sb..), or at it
+        splits = [(m, m), (m + 1, m + 1)] + ([(m, m + 1)] if skip_closest else [])
+        for sa, sb in splits:
+            if sb >= len(ts) or sa < 1:
+                continue
+            a = [i for i in range(sa - REVERSAL_SIDE_SAMPLES, sa) if i >= 0]
+            b = [i for i in range(sb, sb + REVERSAL_SIDE_SAMPLES) if i < len(ts)]
+            a = [i for i in a if ts[sa - 1] - ts[i] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
+            b = [i for i in b if ts[i] - ts[sb] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
+            if len(a) < 2 or len(b) < 2:
                 continue
             fa = np.polyfit(ts[a], col[a], 1)
             fb = np.polyfit(ts[b], col[b], 1)
