@@ -30,6 +30,9 @@ def test_a_scale_near_one_half_is_one_half_and_others_are_kept():
     assert _snapped_scale(WORK_RADIUS_PX / 14.02) == 0.5  # a 1080p ball
     assert _snapped_scale(WORK_RADIUS_PX / 11.46) == 0.5  # a small 1080p ball (0.61)
     assert _snapped_scale(WORK_RADIUS_PX / 27.0) == 0.25  # 4K
+    # up only by a rounding's worth: a real 720p clip's 15.1 px ball keeps 0.4628 (its
+    # struck white's streaks were lost with a work radius 8 % larger)
+    assert _snapped_scale(WORK_RADIUS_PX / 15.13) == pytest.approx(WORK_RADIUS_PX / 15.13)
     s720 = WORK_RADIUS_PX / 9.35  # a 720p ball: 0.75, no whole ratio near
     assert _snapped_scale(s720) == pytest.approx(s720)
     assert _snapped_scale(2.0) == 1.0  # a small image is not enlarged
@@ -49,7 +52,7 @@ def test_a_span_is_widened_to_whole_steps_inside_the_image():
 
 @pytest.fixture(scope="module")
 def scene_1080p():
-    cam = pyramid_camera(PROFILE, (1920, 1080))
+    cam = pyramid_camera(PROFILE, (1920, 1080), fill=0.8)  # a 12.6 px ball: 0.55 -> 0.5
     table = renderer(cam, PROFILE, seed=5)
     L, W = PROFILE.size_mm
     balls = [(str(k + 1), x, y) for k, (x, y) in enumerate(PROFILE.rack_positions())]

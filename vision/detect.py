@@ -43,9 +43,13 @@ from .detections import STREAK_END_MAX_SCORE, Detections
 WORK_RADIUS_PX = 7.0  # ball radius in the work image (pixels)
 # The frame -> work shrink is an area mean (INTER_AREA).  OpenCV has a fast path only
 # at a whole-number ratio (2:1, 3:1, ...): at 0.4992 (a 1080p ball of 14.02 px) it
-# costs ~10 times the 2:1 mean.  A scale this close (relative) to 1/k is taken as 1/k:
-# the work radius moves by at most this fraction (7.0 -> 6.3-7.7 px).
+# costs ~10 times the 2:1 mean.  A scale above 1/k by up to this fraction (relative) is
+# taken down to 1/k (a smaller work image: the work radius 5.6-7 px) ...
 WORK_SCALE_SNAP_FRACTION = 0.25
+# ... and one below it up only by a rounding's worth: an 8 % larger work radius (a
+# 720p real clip's 15 px ball, LukasSeglias video_9, 0.4628 -> 0.5) lost a struck
+# white's first streaks.
+WORK_SCALE_SNAP_UP_FRACTION = 0.01
 SUPPRESS_RADII = 1.35  # two peaks closer than this many radii are one ball
 CHROMA_FLOOR = 0.06  # chromaticity distance still cloth (shadows shift it ~0.05)
 CHROMA_SCALE = 0.08  # further distance over which it becomes fully "not cloth"
@@ -110,11 +114,12 @@ _PEAK_OFFSETS = tuple(  # that window's row and column offsets, flattened
 
 
 def _snapped_scale(scale: float) -> float:
-    """The frame -> work scale (at most 1), ``1/k`` when within
-    ``WORK_SCALE_SNAP_FRACTION`` of it (the shrink's fast path)."""
+    """The frame -> work scale (at most 1), ``1/k`` when down to it within
+    ``WORK_SCALE_SNAP_FRACTION`` or up within ``WORK_SCALE_SNAP_UP_FRACTION`` (the
+    shrink's fast path)."""
     scale = min(1.0, scale)
     k = round(1.0 / scale)
-    if k >= 2 and abs(k * scale - 1.0) <= WORK_SCALE_SNAP_FRACTION:
+    if k >= 2 and -WORK_SCALE_SNAP_FRACTION <= 1.0 - k * scale <= WORK_SCALE_SNAP_UP_FRACTION:
         return 1.0 / k
     return scale
 
