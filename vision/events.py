@@ -1000,7 +1000,7 @@ class EventExtractor:
             # (prefer_moving) a ball lying at rest against it (it moved earlier in the
             # shot) is found at d ~ 0 from the window's start: only when no moving
             # ball reached it
-            key = (prefer_moving and not self._in_move(other, tmin), abs(dmin))
+            key = (prefer_moving and not self._moving_at(other, tmin, 0), abs(dmin))
             if best is None or key < best[3]:
                 best = (tmin, other, dmin, key)
         if best is None:
@@ -1045,7 +1045,7 @@ class EventExtractor:
         ``((t, n, conf), [the earlier links' collisions])`` or None."""
         if mv.anchor0 is None or not mv.pieces:
             return None
-        if hit is not None and self._in_move(hit[1], hit[0]):
+        if hit is not None and self._moving_at(hit[1], hit[0], 0):
             return None
         way = self._leaving_way(mv)
         if float(np.linalg.norm(way)) < 1e-6:
@@ -1097,7 +1097,7 @@ class EventExtractor:
                 if _cos(a_n - om.anchor0, push) < COLLISION_DV_COS:
                     continue
                 h = hits.get(id(om))
-                if h is None or not self._in_move(h[1], h[0]):
+                if h is None or not self._moving_at(h[1], h[0], 0):
                     continue
                 return (h[0], om.ball, [])
             if depth >= CHAIN_MAX_LINKS:
@@ -1438,7 +1438,7 @@ class EventExtractor:
             if mv in starts:
                 continue
             h = hits[id(mv)] = self._striker(mv, moving_since)
-            if h is not None and not self._in_move(h[1], h[0]):
+            if h is not None and not self._moving_at(h[1], h[0], 0):
                 # a ball at rest found as the striker (it lay against this one; on the
                 # open table only: a rack's replay keeps its own striker)
                 open_hits[id(mv)] = self._resting_striker(mv, h, moving_since)
@@ -2290,13 +2290,11 @@ class EventExtractor:
                     best, nrm = d - g.circ_r[j], rel / max(d, 1e-9)
         return np.asarray(nrm, dtype=float)
 
-    def _in_move(self, ball: str, t: float) -> bool:
-        """``ball`` has left its anchor by ``t`` and not yet stopped (no frame slack)."""
-        return any(mv.t_start <= t <= mv.t_end for mv in self.data[ball].moves)
-
-    def _moving_at(self, ball: str, t: float) -> bool:
-        """``ball`` is inside one of its moves at ``t`` (within a frame)."""
-        return any(mv.t_start - self.dt <= t <= mv.t_end + self.dt for mv in self.data[ball].moves)
+    def _moving_at(self, ball: str, t: float, slack_frames: float = 1.0) -> bool:
+        """``ball`` is inside one of its moves at ``t`` (within ``slack_frames`` frames;
+        0: it has left its anchor by ``t`` and not yet stopped)."""
+        e = slack_frames * self.dt
+        return any(mv.t_start - e <= t <= mv.t_end + e for mv in self.data[ball].moves)
 
     def _nose_under(self, c: np.ndarray) -> str | None:
         """The cushion nose a ball centred at ``c`` touches with the foot of its
