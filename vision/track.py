@@ -117,6 +117,18 @@ HAND_BLOB_MAX_SCORE = 0.7
 # took it (fb-rally_s9011_720p60).  Balls meet when their paths pass within MEET_RADII.
 LOST_LINE_RADII = 1.5
 MEET_RADII = 3.0
+# A ball lost from view while rolling into a cushion (faster than JUMP_MIN_SPEED_MM_S
+# towards it, reaching it within JUMP_REACH_S) and then not found on its predicted way
+# back for JUMP_UNSEEN_FRAMES frames running, though that way shows plain cloth, went
+# over the rail: it is no longer rolled on in the prediction, and what shows up far from
+# where it went is not it -- it may only fall back onto the bed within JUMP_BACK_RADII of
+# there, or be put back by hand (a still view confirmed as a new ball).  The yellow of
+# fp-jump_s9309_720p60, gone over the rail, rolled on unseen for 0.8 s and took the
+# bridge hand 900 mm away as itself (18 false views).
+JUMP_MIN_SPEED_MM_S = 2000.0
+JUMP_REACH_S = 0.035
+JUMP_UNSEEN_FRAMES = 3
+JUMP_BACK_RADII = 3.0
 
 
 # Which detection class each ball id has.
@@ -151,6 +163,9 @@ class Track:
     provisional_until: float | None = None  # a doubtful first-frame ball, confirmed then
     lost_in_arm: bool = True  # a still ball that went from view under an arm or a hand
     top_speed: float = 0.0  # its fastest lately, less what friction took since
+    rail_lost: bool = False  # lost while rolling into a cushion (see JUMP_MIN_SPEED_MM_S)
+    unseen_bare: int = 0  # frames running its predicted way showed plain cloth
+    jumped: bool = False  # ... long enough: it went over the rail
     # Its views while lying still on one spot weigh as REST_VIEWS_MAX views at most (their
     # mean): where that rest began, the evidence before it, the sum and count of its views
     rest_xy: np.ndarray | None = None
@@ -757,7 +772,7 @@ class BallTracker:
             if o is tr or not o.on_table:
                 continue
             if o.state == "hidden":
-                if o.lost_moving:
+                if o.lost_moving and not o.jumped:
                     return False
                 continue
             if o.speed <= REST_SPEED_MM_S:
@@ -776,6 +791,8 @@ class BallTracker:
         the fastest ball's reach.  One lost while moving keeps to its own speed (a
         ball does not speed up unseen); a pot candidate only bounces out of its
         pocket's mouth."""
+        if tr.state == "hidden" and tr.jumped:
+            return JUMP_BACK_RADII * self.R  # over the rail: it may only fall back there
         reach = MAX_SPEED_MM_S * min(since, 0.2) + 2 * self.R
         if self._lone_rolling(tr, since):
             own = max(tr.speed, tr.meas_speed)
@@ -1184,6 +1201,8 @@ class BallTracker:
             if tr.falling:
                 tr.pocket = tr.falling
             tr.lost_in_arm = moving or self.in_arm is None or bool(self.in_arm(tr.xy))
+            tr.rail_lost = moving and tr.pocket is None and self._into_rail(tr.xy, tr.v)
+            tr.unseen_bare, tr.jumped = 0, False
         if moving:
             # a ball lost while moving rolls on in the prediction (friction, cushions,
             # other balls) where it may be found again; after a while it is frozen
@@ -1200,10 +1219,35 @@ class BallTracker:
                     _, d1 = self.motion.nearest_pocket(tr.xy)
                     if min(d0, d1) < POCKET_NEAR_RADII * self.R:
                         tr.pocket = name
+                self._over_the_rail(tr)
             else:
                 tr.v = np.zeros(2)
         if tr.pocket and det.t - tr.last_seen_t >= POT_CONFIRM_S:
             self._pocketed(tr, 0.8, events)
+
+    def _into_rail(self, xy: np.ndarray, v: np.ndarray) -> bool:
+        """Whether a ball at ``xy`` rolling with velocity ``v`` runs into a cushion faster
+        than ``JUMP_MIN_SPEED_MM_S`` and reaches it within ``JUMP_REACH_S``."""
+        R = self.R
+        for k, far in ((0, self.profile.length_mm), (1, self.profile.width_mm)):
+            for nose, sign in ((0.0, -1.0), (far, 1.0)):
+                vn = sign * float(v[k])
+                if vn >= JUMP_MIN_SPEED_MM_S and abs(float(xy[k]) - nose) - R <= vn * JUMP_REACH_S:
+                    return True
+        return False
+
+    def _over_the_rail(self, tr: Track) -> None:
+        """A ball lost rolling into a cushion whose predicted way shows plain cloth
+        ``JUMP_UNSEEN_FRAMES`` frames running went over the rail: it stops where it was
+        last seen (see ``JUMP_BACK_RADII``)."""
+        if not tr.rail_lost or tr.jumped or tr.pocket is not None or self.bare is None:
+            return
+        tr.unseen_bare = tr.unseen_bare + 1 if self.bare(tr.xy) else 0
+        if tr.unseen_bare >= JUMP_UNSEEN_FRAMES:
+            tr.jumped = True
+            if tr.seen_xy is not None:
+                tr.xy = np.asarray(tr.seen_xy, float).copy()
+            tr.v = np.zeros(2)
 
     def _heads_into(self, pocket: str, xy: np.ndarray, v: np.ndarray) -> bool:
         """Whether a ball at ``xy`` rolling with velocity ``v`` heads into the mouth of
@@ -1267,12 +1311,21 @@ class BallTracker:
                     if back:
                         self._rows_back.append(j)  # the ball's view: the pipeline reports it
                     tr = free[0]
+                    over_rail = tr.state == "hidden"  # gone over the rail, not yet given up
+                    if over_rail and not self.in_shot:
+                        # put back by hand before the table's rest gave it up: it was off
+                        events.append(
+                            make("off_table", tr.last_seen_t, tr.last_seen_frame, 0.6, ball=tr.ball)
+                        )
+                    tr.jumped = tr.rail_lost = False
                     tr.state, tr.xy, tr.v = "table", z.copy(), np.zeros(2)
                     tr.removed_at_rest = False
                     tr.last_seen_t, tr.last_seen_frame, tr.still_since_t = det.t, det.frame, det.t
                     tr.pocket = tr.falling = None
                     visible.add(tr.ball)
                     pos = [round(float(z[0]), 1), round(float(z[1]), 1)]
+                    if over_rail and self.in_shot:
+                        continue  # it had not left the table: found again where it stopped
                     events.append(make("ball_placed", det.t, det.frame, 0.8, ball=tr.ball, pos=pos))
                     continue
             still_pending.append((anchor, c, n, det.t, t_first))
@@ -1301,7 +1354,11 @@ class BallTracker:
         class has none free, a ball that rattled out may be one the tracker had under
         another class (a red pool ball followed as an ivory one): the pocketed ball
         nearest it, if the detection does not read as "none" (a hand)."""
-        free = [tr for tr in self.tracks.values() if tr.state in ("pocketed", "off")]
+        free = [
+            tr
+            for tr in self.tracks.values()
+            if tr.state in ("pocketed", "off") or (tr.state == "hidden" and tr.jumped)
+        ]
         rattled = []
         if self.in_shot:
             name, d_mouth = self.motion.nearest_pocket(z)
