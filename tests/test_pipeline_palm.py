@@ -156,3 +156,30 @@ def test_a_rim_near_a_ball_lost_under_a_covering_arm_is_no_struck_ball(started, 
     rim.cls_prob = np.array([[0.26, 0.23, 0.51]])
     assert rim.classes == ("ivory", "Y", "none")
     assert len(_balls_only(rim, near)) == (0 if arm else 1)
+
+
+@pytest.mark.parametrize("off_radii", [1.0, 6.7])
+def test_a_palm_far_from_a_ball_gone_unseen_is_no_struck_ball(started, off_radii):
+    """fp-jump_s9309_720p60: a still ball goes under a sleeve the colour of the cloth (its
+    spot reads bare: struck?), and in that frame the palm of the reaching hand, a crisp
+    rim the classifier calls 'none' (0.99), lies 227 mm off (6.7 radii) -- taken for
+    the ball struck, an identity switch.  A ball smeared by its first motion is read
+    'none' only near its spot: there, and only there, the classifier is overruled."""
+    pipe, reader, ball, spot = _pipeline(started, arm_over=None)
+    img = started[2]
+    last = pipe._last
+    k = int(np.argmin(np.linalg.norm(last.xy_mm - spot, axis=1)))
+    gone = last[np.linalg.norm(last.xy_mm - spot, axis=1) > 1.0]
+    gone.frame, gone.t = 4, 4 / FPS
+    pipe.tracker.update(gone)
+    assert pipe.tracker.tracks[ball].state == "hidden"
+    R = pipe.profile.ball_radius_mm
+    det = _palm_beside(pipe, spot, off_radii * R, score=0.71)
+    det.frame, det.t = 5, 5 / FPS
+    det.classes = ("ivory", "Y", "none")
+    det.cls_prob = np.tile([0.5, 0.5, 0.0], (len(det), 1))  # the others: continuations
+    det.cls_prob[k] = [0.005, 0.005, 0.99]
+    pipe.tracker.bare = lambda xy: True  # its spot reads as plain cloth
+    kept = pipe._plausible(img, det)
+    palm = spot + [0.0, off_radii * R]
+    assert (np.linalg.norm(kept.xy_mm - palm, axis=1).min() < 1.0) == (off_radii < 3.0)

@@ -77,6 +77,14 @@ EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
 FAR_MIN_SCORE = 0.5  # a ball lost while moving is found again far away only on a fair rim
 AHEAD_COS = math.cos(math.radians(35.0))  # a moving ball explains what lies this near its way
 WAY_MIN_SCORE = 0.7  # a crisp rim on a moving ball's way is kept even if the CNN says 'none'
+# ... and one where a still ball just gone from its spot can be, struck, within this many
+# ball radii of that spot: the CNN, trained on sharp balls, reads a ball smeared by its
+# first motion 'none', and a rim still round (a smear under a radius) with an exposure of
+# a third of the frame interval or more lies within three radii of where it started.  The
+# palm of a hand reaching over the table, crisp and 'none' (0.99) to the classifier, was
+# taken for a still ball struck from under the sleeve 227 mm away (fp-jump_s9309_720p60;
+# in last round's 30 clips four such palms 178-243 mm off, the one ball struck 59 mm).
+STRUCK_SMEAR_RADII = 3.0
 STREAK_MIN_TRAVEL_RADII = 0.7  # a ball moving this far a frame may smear into a streak
 STREAK_LOST_S = 0.3  # a ball lost this lately may be a streak somewhere
 # A frame in which nothing changed while a ball rolled at least this far (radii) since the
@@ -214,7 +222,9 @@ class VisionPipeline:
                 way = self._on_the_way(new, frame)
                 if self.tracker.t is not None:
                     dt = max(frame.t - self.tracker.t, 1e-3)
-                    way |= self._near_missing(new, dt, carried_mm=old.xy_mm)
+                    way |= self._near_missing(
+                        new, dt, carried_mm=old.xy_mm, max_mm=self._smear_mm()
+                    )
                 new = _balls_only(self._classify(img, new, frame), way)
                 if len(old) and len(new):
                     # a ball on a box's edge may be found again: keep the carried one
@@ -374,7 +384,8 @@ class VisionPipeline:
         # the classifier's 'none' vetoes a newcomer -- but not a crisp rim where a still
         # ball just gone from its spot can be (struck: the CNN, trained on sharp balls,
         # may call a ball smeared by its first frames of motion 'none')
-        ok &= ~new | (_none_prob(det) < NEW_MAX_NONE) | (struck & (det.score >= WAY_MIN_SCORE))
+        smeared = self._near_missing(det, dt, max_mm=self._smear_mm()) if struck.any() else struck
+        ok &= ~new | (_none_prob(det) < NEW_MAX_NONE) | (smeared & (det.score >= WAY_MIN_SCORE))
         idx = np.nonzero(new & ok & ~struck)[0]
         if len(idx):
             ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
@@ -463,8 +474,16 @@ class VisionPipeline:
                 ) is None and not self._in_arm(det.xy_mm[j])
         return det if ok.all() else det[ok]
 
+    def _smear_mm(self) -> float:
+        """How far from its spot a struck ball may still read 'none' (STRUCK_SMEAR_RADII)."""
+        return STRUCK_SMEAR_RADII * self.profile.ball_radius_mm
+
     def _near_missing(
-        self, det: Detections, dt: float, carried_mm: np.ndarray | None = None
+        self,
+        det: Detections,
+        dt: float,
+        carried_mm: np.ndarray | None = None,
+        max_mm: float = math.inf,
     ) -> np.ndarray:
         """Detections within reach of a still ball that has no detection on its spot
         now and was seen lately (or whose spot shows plain cloth) -- and was not lost
@@ -475,7 +494,8 @@ class VisionPipeline:
         ``carried_mm``: the detections carried from the last frame (pixels unchanged)
         -- a ball on one of them is still there; without them every still ball outside
         the searched boxes looked struck and lent the fastest ball's reach to a grip
-        fist read 'none' (fp-rally_s9026_720p30)."""
+        fist read 'none' (fp-rally_s9026_720p30).  ``max_mm``: only this close to the
+        spot, whatever the ball's reach."""
         tr = self.tracker
         out = np.zeros(len(det), bool)
         R = self.profile.ball_radius_mm
@@ -500,7 +520,7 @@ class VisionPipeline:
                 and (np.linalg.norm(carried_mm - t.xy, axis=1) < REST_GATE_RADII * R).any()
             ):
                 continue  # still there (seen now, or carried: its pixels did not change)
-            within = d <= tr.reach_mm(t, since)
+            within = d <= min(tr.reach_mm(t, since), max_mm)
             if not within.any() or (t.state == "hidden" and t.lost_in_arm and self._in_arm(t.xy)):
                 continue
             out |= within

@@ -129,6 +129,11 @@ JUMP_MIN_SPEED_MM_S = 2000.0
 JUMP_REACH_S = 0.035
 JUMP_UNSEEN_FRAMES = 3
 JUMP_BACK_RADII = 3.0
+# A still ball gone from its spot unseen (struck under a cue, its spot now plain cloth)
+# may be anywhere -- but not a view the classifier gives its colour less than this
+# (W1 and W2 are one colour): fp-jump_s9309_720p60, an ivory ball hidden for a frame
+# under a sleeve the cloth's colour took the yellow put back by hand 576 mm away (P(Y) 1.0).
+STILL_MIN_COLOUR_PROB = 0.02
 
 
 # Which detection class each ball id has.
@@ -597,6 +602,7 @@ class BallTracker:
                 stuck = self.stays_put(tr, det)
                 back = self._cannot_turn_back(tr, since)
                 line = self._lost_line(tr, since) if streak.any() else None
+                colour_p = None if moving else self._colour_prob(det, tr.cls)
                 for jj, j in enumerate(rest_det):
                     if streak[j] and not moving and not self.struck_into(tr, det, j):
                         continue
@@ -606,6 +612,12 @@ class BallTracker:
                         continue
                     if back is not None and float((det.xy_mm[j] - tr.xy) @ back) > 2 * self.R:
                         continue  # behind a ball in motion that nothing can send back
+                    if (
+                        colour_p is not None
+                        and colour_p[j] < STILL_MIN_COLOUR_PROB
+                        and float(np.linalg.norm(det.xy_mm[j] - tr.xy)) > REST_GATE_RADII * self.R
+                    ):
+                        continue  # a still ball struck unseen keeps its colour
                     d = float(np.linalg.norm(det.xy_mm[j] - p))
                     if d <= (self.reach_mm(tr, since, True) if streak[j] else reach):
                         C[i, jj] = d + cls_cost[ti, j] + 2 * self.R
@@ -983,6 +995,15 @@ class BallTracker:
         keep = np.array([k not in drop for k in range(len(det))])
         self.rows_merged = ~keep
         return det[keep]
+
+    def _colour_prob(self, det: Detections, cls: str) -> np.ndarray | None:
+        """Per detection, the classifier's probability of class ``cls``'s colour (W1 and
+        W2 summed); None without class rows."""
+        if not det.classes or det.cls_prob.shape[1] == 0 or cls not in det.classes:
+            return None
+        same = ("W1", "W2") if cls in ("W1", "W2") else (cls,)
+        cols = [k for k, c in enumerate(det.classes) if c in same]
+        return det.cls_prob[:, cols].sum(axis=1)
 
     def _class_cost(self, det: Detections, live: list[Track]) -> np.ndarray:
         C = np.zeros((len(live), len(det)))
