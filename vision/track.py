@@ -29,7 +29,7 @@ frame, by position) and are then only ever carried, never re-guessed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -136,11 +136,21 @@ JUMP_BACK_RADII = 3.0
 STILL_MIN_COLOUR_PROB = 0.02
 
 
+# A provisional first-frame id given up goes to a ball that reads as its class by this
+# much more than as its own (log-probability, summed over its views; see _give_freed_id)
+FREED_ID_NATS = 3.0
+
+
 # Which detection class each ball id has.
 def ball_class(game: str, ball: str) -> str:
     if game == "free-pyramid":
         return "Y" if ball == "Y" else "ivory"
     return {"W1": "W1", "W2": "W2", "R1": "red", "R2": "red", "K": "K"}[ball]
+
+
+def _colour(cls: str) -> str:
+    """A class's colour: white 1 and white 2 are one."""
+    return "white" if cls in ("W1", "W2") else cls
 
 
 @dataclass
@@ -186,6 +196,15 @@ class Track:
     @property
     def on_table(self) -> bool:
         return self.state in ("table", "hidden")
+
+
+def _swap_states(a: Track, b: Track) -> None:
+    """Exchange everything two tracks know but their ids and classes (a renaming)."""
+    for f in fields(Track):
+        if f.name not in ("ball", "cls"):
+            va, vb = getattr(a, f.name), getattr(b, f.name)
+            setattr(a, f.name, vb)
+            setattr(b, f.name, va)
 
 
 class MotionModel:
@@ -371,6 +390,7 @@ class BallTracker:
         self.rows_taken = np.zeros(0, bool)
         self.rows_merged = np.zeros(0, bool)
         self._rows_back: list[int] = []  # rows a ball back on its spot was placed on
+        self._freed: list[str] = []  # ids given up by provisional first-frame blobs
 
     # ----------------------------------------------------------------- set-up
     def initialise(self, det: Detections, provisional: np.ndarray | None = None) -> list[Event]:
@@ -1080,34 +1100,28 @@ class BallTracker:
         # ball's reads alone do not rename both
         opposed = min(a.evidence[k2] - a.evidence[k1], b.evidence[k1] - b.evidence[k2])
         if swap - keep > SWAP_EVIDENCE_NATS and opposed >= -SWAP_OPPOSED_NATS:
-            for f in (
-                "xy",
-                "v",
-                "state",
-                "last_seen_t",
-                "last_seen_frame",
-                "still_since_t",
-                "pocket",
-                "seen",
-                "lost_moving",
-                "lost_speed",
-                "evidence",
-                "seen_xy",
-                "last_view",
-                "moving_obs",
-                "meas_speed",
-                "falling",
-                "provisional_until",
-                "lost_in_arm",
-                "top_speed",
-                "rest_xy",
-                "rest_base",
-                "rest_sum",
-                "rest_n",
-            ):
-                va, vb = getattr(a, f), getattr(b, f)
-                setattr(a, f, vb)
-                setattr(b, f, va)
+            _swap_states(a, b)
+
+    def _give_freed_id(self, freed: Track) -> bool:
+        """A provisional first-frame id just dropped (a hand, a head: it moved) goes to
+        the ball on the table whose views read as its class by more than
+        ``FREED_ID_NATS`` over the ball's own (another colour: the whites have their own
+        rule): LukasSeglias video_13's red, named the yellow while the player's red
+        hair held both red ids, takes R2 when the hair's blob is given up."""
+        best: tuple[float, Track] | None = None
+        for o in self.tracks.values():
+            if o is freed or not o.on_table or o.evidence is None:
+                continue
+            cls = o.evidence_classes
+            if freed.cls not in cls or o.cls not in cls or _colour(o.cls) == _colour(freed.cls):
+                continue
+            gain = float(o.evidence[cls.index(freed.cls)] - o.evidence[cls.index(o.cls)])
+            if gain > FREED_ID_NATS and (best is None or gain > best[0]):
+                best = (gain, o)
+        if best is None or freed.state != "off":
+            return freed.state != "off"
+        _swap_states(best[1], freed)
+        return True
 
     def _apply(self, tr: Track, z: np.ndarray, pred, dt: float, det, events) -> None:
         p_pred, v_pred = pred
@@ -1448,13 +1462,19 @@ class BallTracker:
     def _settle_provisional(self, matched: set[str], det: Detections) -> None:
         """A provisional first-frame ball seen in place long enough is a ball; one not
         seen in place (it moved: a hand) is dropped, without an event -- it never was
-        one."""
+        one; its id may go to another ball until the first stroke (``_give_freed_id``)."""
+        if self._freed:
+            if self.in_shot:
+                self._freed = []
+            else:
+                self._freed = [b for b in self._freed if not self._give_freed_id(self.tracks[b])]
         for tr in self.tracks.values():
             if tr.provisional_until is None:
                 continue
             if tr.ball not in matched:
                 tr.state, tr.provisional_until = "off", None
                 tr.v = np.zeros(2)
+                self._freed.append(tr.ball)
             elif self.in_arm is not None and self.in_arm(tr.xy):
                 tr.provisional_until = det.t + PROVISIONAL_CONFIRM_S  # a hand holds still
             elif det.t >= tr.provisional_until - 1e-9:
