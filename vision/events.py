@@ -160,7 +160,10 @@ NOSE_END_LOOK_FRAMES = 1.0  # a nose touch's path meeting its line this soon pas
 # a nose touch found at a break by a ball seen this far beyond the nose's contact line
 # (past its end, in the mouth) this soon after: it went by the nose's end into the jaw
 NOSE_PASSED_MM = 8.0
-NOSE_PASSED_FRAMES = 2.0
+# ... within this long after the touch (2 frames at 30 fps, where it was set; the time a
+# ball past a nose's end takes to get 8 mm beyond its line is the ball's, not the camera's:
+# at 60 fps a 1-2 m/s ball entering a corner is 8+ mm beyond 2-3 frames on)
+NOSE_PASSED_S = 2.0 / 30.0
 NOSE_END_SLACK_MM = 1.5  # a contact point this little past a nose's end is still the nose's
 NOSE_JAW_SAME_SPOT_MM = 10.0  # a nose and a jaw rounding touch found this close: one touch
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
@@ -2222,7 +2225,7 @@ class EventExtractor:
     def _past_nose_end(self, mv: Move, t_c: float, name: str) -> str | None:
         """The jaw a nose touch found at a break really was: the ball is seen
         ``NOSE_PASSED_MM`` or more beyond the nose's contact line, past the nose's end,
-        within ``NOSE_PASSED_FRAMES`` after the touch.  A ball that touches a nose
+        within ``NOSE_PASSED_S`` after the touch.  A ball that touches a nose
         bounces off it (its centre never crosses that line); one seen beyond it went by
         the nose's end into the mouth, and the path that reached the nose's line within
         the contact slack (a fast ball heading for a corner pocket along a cushion,
@@ -2233,7 +2236,7 @@ class EventExtractor:
         bd = self.data[mv.ball]
         idx = np.asarray(mv.idx)
         ts, xy = bd.ts[idx], bd.xy[idx]
-        after = (ts > t_c) & (ts <= t_c + NOSE_PASSED_FRAMES * self.dt)
+        after = (ts > t_c) & (ts <= t_c + NOSE_PASSED_S)
         rel = xy[after] - g.seg_a[j]
         gap = rel @ g.seg_n[j] - self.R
         along = rel @ g.seg_d[j]
