@@ -160,7 +160,10 @@ NOSE_END_LOOK_FRAMES = 1.0  # a nose touch's path meeting its line this soon pas
 # a nose touch found at a break by a ball seen this far beyond the nose's contact line
 # (past its end, in the mouth) this soon after: it went by the nose's end into the jaw
 NOSE_PASSED_MM = 8.0
-NOSE_PASSED_FRAMES = 2.0
+# ... within this long after the touch (2 frames at 30 fps, where it was set; the time a
+# ball past a nose's end takes to get 8 mm beyond its line is the ball's, not the camera's:
+# at 60 fps a 1-2 m/s ball entering a corner is 8+ mm beyond 2-3 frames on)
+NOSE_PASSED_S = 2.0 / 30.0
 NOSE_END_SLACK_MM = 1.5  # a contact point this little past a nose's end is still the nose's
 NOSE_JAW_SAME_SPOT_MM = 10.0  # a nose and a jaw rounding touch found this close: one touch
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
@@ -173,6 +176,13 @@ BOUNCE_BACK_MM = 3.0  # a slow ball resting this much further off a nose than it
 FALL_LOST_S = 0.06  # ... or any side, by a ball whose move vanishes this soon after: sinking
 UNSEEN_STRIKER_MAX_S = 1.5  # a striker unseen on its way for at most this long ...
 UNSEEN_STRIKER_CONF = 0.6  # ... whose way passed the struck ball: this confident
+# a hit keeps the pair's momentum (equal masses): a striker unseen from its rest to its
+# first sample came in with its own velocity after the hit plus the struck ball's.  Its
+# way in runs from its anchor to two radii behind the struck ball (along the way that
+# one left): within this (cosine) of that momentum ...
+MOMENTUM_WAY_COS = 0.95
+MOMENTUM_WAY_TOL_MM = 15.0  # ... its first sample this close to the way in or out
+MOMENTUM_HIT_FRAMES = 1.5  # ... the struck ball off by this long after that first sample
 # a move's first piece that, run back, passes further than this from the ball's rest
 # anchor bent on its way: its first sample left the anchor straight, the rest did not
 ANCHOR_OFF_LINE_MM = 20.0
@@ -361,6 +371,7 @@ class Move:
     t_start: float = 0.0  # estimated time it left its anchor
     t_end: float = 0.0  # time it came to rest (or was last seen)
     shot: int = -1
+    way_unseen: bool = False  # unseen from its anchor to its first piece (a speed guessed)
 
 
 @dataclass
@@ -633,6 +644,9 @@ class EventExtractor:
             self._crept_in(bd)
             for mv in bd.moves:
                 self._fit_move(bd, mv)
+        for bd in self.data.values():
+            for mv in bd.moves:
+                self._start_by_momentum(mv)
             tl = [("rest", r.t0, r) for r in bd.rests] + [("move", m.t_start, m) for m in bd.moves]
             bd.timeline = sorted(tl, key=lambda e: (e[1], e[0] == "rest"))
         return self._assemble()
@@ -670,6 +684,7 @@ class EventExtractor:
                     way_mm / (first.t0 - mv.t_rest0),
                 )
                 mv.t_start = first.t0 - way_mm / max(speed, 1e-9)
+                mv.way_unseen = True
         else:
             mv.t_start = first.t0
         mv.t_end = float(ts[-1])
@@ -707,7 +722,78 @@ class EventExtractor:
         mv.pieces = [head] + [_fit(ts[1:][g], xy[1:][g])[0] for g in groups]
         mv.t_start = t1 - way_mm / speed
         mv.t_end = float(ts[-1])
+        mv.way_unseen = True
         return True
+
+    def _momentum_way(self, om: Move, mv: Move) -> tuple[np.ndarray, np.ndarray] | None:
+        """``om`` (unseen from its anchor to its first sample) struck ``mv.ball`` at
+        rest on that way?  A hit keeps the pair's momentum (equal masses): ``om`` came
+        in at its own velocity after the hit plus the struck ball's, in a straight line
+        from its anchor to where it touched it, two radii behind the struck ball's
+        anchor along the way that one left (``MOMENTUM_WAY_COS``); its first sample
+        lies on that way in or on its way out from there (``MOMENTUM_WAY_TOL_MM``).
+        (centre at the hit, velocity coming in) or None."""
+        if om.anchor0 is None or mv.anchor0 is None or not om.idx:
+            return None
+        outs = [pc for pc in om.pieces if pc.n >= 2]
+        ins = [pc for pc in mv.pieces if pc.n >= 2]
+        if not outs or not ins:
+            return None
+        v_out = outs[0].vel(outs[0].t0)
+        leave = self._leaving_way(mv)
+        n_leave = float(np.linalg.norm(leave))
+        if n_leave < 1e-6:
+            return None
+        d_b = leave / n_leave
+        c = mv.anchor0 - 2 * self.R * d_b
+        v_in = v_out + ins[0].vel(ins[0].t0)
+        way = c - om.anchor0
+        if float(np.linalg.norm(way)) < START_MM:
+            return None
+        if _cos(way, v_in) < MOMENTUM_WAY_COS or float(v_in @ d_b) <= 0.0:
+            return None
+        p1 = self.data[om.ball].xy[om.idx[0]]
+        s_in = float(np.clip((p1 - om.anchor0) @ way / float(way @ way), 0.0, 1.0))
+        d_in = float(np.linalg.norm(p1 - (om.anchor0 + s_in * way)))
+        d_out = math.inf
+        if float(np.linalg.norm(v_out)) > 0:
+            u = v_out / float(np.linalg.norm(v_out))
+            s_out = max(float((p1 - c) @ u), 0.0)
+            d_out = float(np.linalg.norm(p1 - (c + s_out * u)))
+        if min(d_in, d_out) > MOMENTUM_WAY_TOL_MM:
+            return None
+        return c, v_in
+
+    def _start_by_momentum(self, om: Move) -> None:
+        """``om`` unseen from its anchor to its first sample has its start put back at
+        the least speed it can have had (``_fit_move``), up to a few frames early (a
+        striker slowed by a ball it hit right there).  When it struck a ball at rest on
+        that way (``_momentum_way``), it came in at the pair's momentum: it left its
+        anchor that long before the struck ball set off (dev fp-rally/1613 at 60 fps:
+        60 ms early, now 1 ms late)."""
+        if not om.way_unseen or om.t_rest0 is None or not om.pieces:
+            return
+        t1 = om.pieces[0].t0
+        best = None
+        for other, bd in self.data.items():
+            if other == om.ball:
+                continue
+            for mv in bd.moves:
+                if mv.way_unseen or mv.anchor0 is None or mv.t_rest0 is None:
+                    continue
+                if not om.t_rest0 < mv.t_start <= t1 + MOMENTUM_HIT_FRAMES * self.dt:
+                    continue
+                got = self._momentum_way(om, mv)
+                if got is None:
+                    continue
+                c, v_in = got
+                t_new = mv.t_start - float(np.linalg.norm(c - om.anchor0)) / float(
+                    np.linalg.norm(v_in)
+                )
+                if best is None or mv.t_start < best[0]:
+                    best = (mv.t_start, t_new)
+        if best is not None and om.t_start < best[1] < t1:
+            om.t_start = best[1]
 
     @staticmethod
     def _closest_time(pc: Piece, p: np.ndarray, lo: float, hi: float, n: int = 24) -> float:
@@ -1171,13 +1257,18 @@ class EventExtractor:
                 u = way / ln
                 along = float((a0 - om.anchor0) @ u)
                 off = abs(float((a0 - om.anchor0) @ np.array([-u[1], u[0]])))
-                if off > 2 * R:
-                    continue
-                s_hit = along - math.sqrt(4 * R * R - off * off)
-                if not 0.0 <= s_hit <= ln:
-                    continue
-                c_hit = om.anchor0 + s_hit * u
-                if _cos(v_mv, a0 - c_hit) < COLLISION_DV_COS:
+                c_hit = None
+                if off <= 2 * R:
+                    s_hit = along - math.sqrt(4 * R * R - off * off)
+                    if 0.0 <= s_hit <= ln:
+                        c_hit = om.anchor0 + s_hit * u
+                if c_hit is None and om.way_unseen:
+                    # the hit bent its way: no straight line from its anchor to where
+                    # it was first seen (a struck ball set off between two frames
+                    # while the striker rose from under the cue: dev fp-jump/1659)
+                    got = self._momentum_way(om, mv)
+                    c_hit = None if got is None else got[0]
+                if c_hit is None or _cos(v_mv, a0 - c_hit) < COLLISION_DV_COS:
                     continue
                 self._hit_at[id(mv)] = c_hit
                 return max(mv.t_start, om.t_rest0), other, UNSEEN_STRIKER_CONF
@@ -2134,7 +2225,7 @@ class EventExtractor:
     def _past_nose_end(self, mv: Move, t_c: float, name: str) -> str | None:
         """The jaw a nose touch found at a break really was: the ball is seen
         ``NOSE_PASSED_MM`` or more beyond the nose's contact line, past the nose's end,
-        within ``NOSE_PASSED_FRAMES`` after the touch.  A ball that touches a nose
+        within ``NOSE_PASSED_S`` after the touch.  A ball that touches a nose
         bounces off it (its centre never crosses that line); one seen beyond it went by
         the nose's end into the mouth, and the path that reached the nose's line within
         the contact slack (a fast ball heading for a corner pocket along a cushion,
@@ -2145,7 +2236,7 @@ class EventExtractor:
         bd = self.data[mv.ball]
         idx = np.asarray(mv.idx)
         ts, xy = bd.ts[idx], bd.xy[idx]
-        after = (ts > t_c) & (ts <= t_c + NOSE_PASSED_FRAMES * self.dt)
+        after = (ts > t_c) & (ts <= t_c + NOSE_PASSED_S)
         rel = xy[after] - g.seg_a[j]
         gap = rel @ g.seg_n[j] - self.R
         along = rel @ g.seg_d[j]
