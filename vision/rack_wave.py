@@ -14,7 +14,8 @@ wave with ``luza.physics`` (``Engine``) from what was measured before it:
 
 The wave is chaotic in the rack's sub-millimetre gaps: replays from the true rack
 moved by 0.05 mm (one coordinate, rms) already change one pair in ten. So the
-inputs are perturbed within their measurement noise (``REPLAYS`` replays, then
+inputs are perturbed within their measurement noise (``REPLAYS`` replays, the best
+racks again with the striker moved across its path, ``LAT_SWEEP_*``, then
 ``REFINE`` more around the best ones), and each replay is scored by how well it
 predicts the positions seen in the frames right after the wave (``OBS_FRAMES``),
 with a common time shift fitted in closed form. A pair is a collision when the
@@ -41,7 +42,7 @@ from luza.physics.params import params_from_profile
 # misses the second)
 MIN_MEMBERS = 5
 REPLAYS = 16  # first round: the measured inputs and this many perturbed copies
-REFINE = 8  # second round: perturbed copies of the best first-round replays
+REFINE = 8  # last round: perturbed copies of the best replays so far
 REFINE_ELITE = 4  # ... around this many of them
 REFINE_SCALE = 0.5  # ... with this fraction of the measurement noise
 ANCHOR_MIN_SIGMA_MM = 0.03  # an anchor's noise is never taken below this
@@ -60,6 +61,17 @@ OBS_SIGMA_PER_MM_S = 0.001  # ... plus this per mm/s of the ball's speed
 OBS_CAP = 16.0  # one sample adds at most this to a replay's chi-square (outliers)
 MAX_SHIFT_S = 0.01  # the common time shift fitted per replay is clipped to this
 EMIT_FRAMES = 2.0  # contacts of a replay up to this many frames after the hit are kept
+# The striker's offset across its path sets where it meets the apex (the first ball's
+# cut) and the fit is sharp in it only from a rack near the true one: from the truth's
+# own rack the best offset on a 1 mm grid is within 1 mm of the true one (chi-square 47
+# there, 200+ 4 mm off), from the measured rack the fit is nearly flat in it and the
+# offset the grid picks was 5-11 mm off on 6 of 16 dev breaks (1600-1699, 30 fps), so
+# the perturbed racks were all replayed with a misaimed striker and their fits told the
+# racks apart badly. The first round's best racks are replayed again with the striker
+# moved across its path (the incoming path's own error is ~5 mm rms at 8 m/s).
+LAT_SWEEP_ELITE = 2  # this many of the first round's best racks ...
+LAT_SWEEP_MM = 8.0  # ... with the striker moved across its path by up to this ...
+LAT_SWEEP_STEP_MM = 2.0  # ... in steps of this
 MIN_AGREEMENT = 0.5  # weighted share of the replays that must hold a pair
 CONF_LO, CONF_HI = 0.55, 0.85  # confidence at MIN_AGREEMENT .. at full agreement
 
@@ -201,10 +213,36 @@ def find_striker(ex, cl, exclude: frozenset = frozenset()) -> str | None:
     return best if bd_ <= 3.0 * ex.R + 60.0 else None
 
 
+def _clear_start(rest, r0: np.ndarray, v0: np.ndarray, D: float) -> np.ndarray:
+    """``r0`` backed along the striker's path until it is ``STANDOFF_MM`` short of every
+    ball at rest. The start is 1 mm short of the first ball on the *measured* path; a
+    striker moved across it towards that ball's centre starts inside it (the physics
+    refuses the replay), so offsets on one side of the path were never replayed (dev
+    fp-multi/1661 at 30 fps: the true one, 7.4 mm across, among them). The later arrival
+    (a few mm at several m/s: well under a millisecond) is the fitted time shift's."""
+    speed = float(np.linalg.norm(v0))
+    if speed <= 0.0:
+        return r0
+    u = v0 / speed
+    reach = D + STANDOFF_MM
+    back = 0.0
+    for p in rest.values():
+        d = np.asarray(p, float) - r0
+        along = float(d @ u)
+        across2 = float(d @ d) - along * along
+        if across2 >= reach * reach:
+            continue
+        h = math.sqrt(reach * reach - across2)
+        if along - h < 0.0 < along + h:  # inside the reach now: back to its edge
+            back = max(back, h - along)
+    return r0 - u * back if back > 0.0 else r0
+
+
 def replay_once(params, geom, wi: WaveInput, rest, r0, v0, t_end):
     """One replay: (collisions [(t, a, b)], chi-square, samples, time shift) or None."""
     names = list(rest) + [wi.striker]
     rest = _parted(rest, 2.0 * params.R - MAX_OVERLAP_MM)
+    r0 = _clear_start(rest, np.asarray(r0, float), np.asarray(v0, float), 2.0 * params.R)
     pos = {b: (float(p[0]), float(p[1])) for b, p in rest.items()}
     pos[wi.striker] = (float(r0[0]), float(r0[1]))
     try:
@@ -273,8 +311,14 @@ def replay_cluster(ex, cl, striker: str, seed: int = 0) -> WaveResult | None:
     if not runs:
         return None
     lat0 = min(runs, key=lambda r: r[0])[4]
+    n_grid = len(runs)
     for _ in range(REPLAYS):
         run(*draw(base, lat0, 1.0, 1.0))
+    # the striker re-aimed on the first round's best racks (see LAT_SWEEP_ELITE)
+    sweep = np.arange(-LAT_SWEEP_MM, LAT_SWEEP_MM + 1e-9, LAT_SWEEP_STEP_MM)
+    for e in sorted(runs[n_grid:], key=lambda r: r[0])[:LAT_SWEEP_ELITE]:
+        for d in sweep[np.abs(sweep) > 1e-9]:
+            run(e[3], e[4] + float(d), e[5])
     elite = sorted(runs, key=lambda r: r[0])[:REFINE_ELITE]
     for k in range(REFINE):
         e = elite[k % len(elite)]
