@@ -1021,8 +1021,7 @@ class BallTracker:
         W2 summed); None without class rows."""
         if not det.classes or det.cls_prob.shape[1] == 0 or cls not in det.classes:
             return None
-        same = ("W1", "W2") if cls in ("W1", "W2") else (cls,)
-        cols = [k for k, c in enumerate(det.classes) if c in same]
+        cols = [k for k, c in enumerate(det.classes) if _colour(c) == _colour(cls)]
         return det.cls_prob[:, cols].sum(axis=1)
 
     def _class_cost(self, det: Detections, live: list[Track]) -> np.ndarray:
@@ -1107,7 +1106,10 @@ class BallTracker:
         the ball on the table whose views read as its class by more than
         ``FREED_ID_NATS`` over the ball's own (another colour: the whites have their own
         rule): LukasSeglias video_13's red, named the yellow while the player's red
-        hair held both red ids, takes R2 when the hair's blob is given up."""
+        hair held both red ids, takes a red id when the hair's blob is given up.  True
+        when there is nothing more to give (given, or the id taken back meanwhile)."""
+        if freed.state != "off":
+            return True  # the id is back on the table (a ball put down took it)
         best: tuple[float, Track] | None = None
         for o in self.tracks.values():
             if o is freed or not o.on_table or o.evidence is None:
@@ -1118,8 +1120,8 @@ class BallTracker:
             gain = float(o.evidence[cls.index(freed.cls)] - o.evidence[cls.index(o.cls)])
             if gain > FREED_ID_NATS and (best is None or gain > best[0]):
                 best = (gain, o)
-        if best is None or freed.state != "off":
-            return freed.state != "off"
+        if best is None:
+            return False
         _swap_states(best[1], freed)
         return True
 
