@@ -25,13 +25,20 @@ def _wave(truth, fps: float = 30.0):
     return t0, {frozenset((e["a"], e["b"])) for e in cols if e.t <= t0 + 2.0 / fps}
 
 
-def test_replay_from_the_true_state_gives_the_true_wave(broken_rack):
-    profile, tl, _, truth = broken_rack
+def _true_state(tl, truth):
+    """The wave's time and pairs, and the state 1 ms before it: the rack at rest and
+    the striker's position and velocity."""
     t0, want = _wave(truth)
     shot = tl.shots[0]
     t_start = t0 - 1e-3
     rest = {b: shot.state_at(b, t_start)[0] for b in shot.balls if b != "Y"}
     r, v, *_ = shot.state_at("Y", t_start)
+    return t0, want, t_start, rest, r, v
+
+
+def test_replay_from_the_true_state_gives_the_true_wave(broken_rack):
+    profile, tl, _, truth = broken_rack
+    t0, want, t_start, rest, r, v = _true_state(tl, truth)
     wi = rack_wave.WaveInput(t0, t_start, rest, {}, "Y", r, v, [("Y", t0 + 0.03, r)])
     out = rack_wave.replay_once(
         params_from_profile(profile), build_geometry(profile), wi, rest, r, v, t0 + 1 / 15
@@ -170,11 +177,7 @@ def test_a_striker_started_inside_a_ball_is_backed_along_its_path(broken_rack):
     physics refused the replay, so offsets on that side were never tried (dev
     fp-multi/1661, 30 fps: the true offset, 7.4 mm across, among them)."""
     profile, tl, _, truth = broken_rack
-    t0, want = _wave(truth)
-    shot = tl.shots[0]
-    t_start = t0 - 1e-3
-    rest = {b: shot.state_at(b, t_start)[0] for b in shot.balls if b != "Y"}
-    r, v, *_ = shot.state_at("Y", t_start)
+    t0, want, t_start, rest, r, v = _true_state(tl, truth)
     params = params_from_profile(profile)
     u = v / np.linalg.norm(v)
     D = 2 * params.R
