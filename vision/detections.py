@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 # A round detection scoring less than this may be a motion-blur streak's blurred end
-# (the detector drops such ends on a streak; the tracker never pairs two crisp rims).
+# (the detector drops such ends on a streak; the tracker never pairs a crisp rim).
 STREAK_END_MAX_SCORE = 0.6
 
 
