@@ -135,6 +135,50 @@ def test_a_ball_struck_from_under_the_cue_tip_continues_into_its_streak():
     assert "K" in out.visible and np.allclose(out.positions["K"], streak, atol=1.0)
 
 
+def _cue_over(spot: np.ndarray, u: np.ndarray):
+    """occluded(xy) for a cue lying over ``spot`` and back from it along ``-u``: the
+    shaft (and its shadow) covers the line, the cloth on each side shows."""
+
+    def occluded(xy) -> bool:
+        w = np.asarray(xy) - spot
+        side = abs(float(w[0] * u[1] - w[1] * u[0]))
+        return float(w @ u) < R and side < R
+
+    return occluded
+
+
+def _streak_from_the_spot(offset_mm: float):
+    """K under the cue tip, the cue moving over its spot (the pixels there change),
+    and one streak on the cue's line ``offset_mm`` from the spot (negative: back along
+    the cue).  The tracker's K after that frame."""
+    tr = BallTracker(PROFILE, "five-ball")
+    spot = np.array([1400.0, 700.0])
+    u = np.array([0.6, 0.8])  # the way the cue points
+    tr.occluded = _cue_over(spot, u)
+    tr.spot_changed = lambda xy: True
+    f = _hidden_under_the_cue(tr, spot)
+    streak = spot + u * offset_mm
+    pts, cls = _base()
+    d = _dets(f, [*pts, streak], [*cls, "K"], blur=[[0, 0]] * 3 + [list(u * 48.0)])
+    d.cls_prob[-1] = np.array([0.25, 0.25, 0.25, 0.25, 0.0])
+    out = tr.update(d)
+    return out, spot, streak
+
+
+def test_the_cue_shaft_over_a_ball_is_not_that_ball_struck_into_a_streak():
+    """fp-rally_s9420_1080p30 frame 879: the cue moving over ball 3 changed its spot's
+    pixels, and the shaft 290 mm back along the cue read as a streak whose axis runs
+    through the spot.  Between them the shaft covers everything: a struck ball would
+    have left bare cloth behind it."""
+    out, spot, _ = _streak_from_the_spot(-290.0)
+    assert np.allclose(out.positions["K"], spot, atol=1.0) and "K" not in out.visible
+
+
+def test_a_ball_struck_from_under_the_cue_leaves_bare_cloth_and_is_found_in_its_streak():
+    out, _, streak = _streak_from_the_spot(290.0)  # forward, away from the cue
+    assert "K" in out.visible and np.allclose(out.positions["K"], streak, atol=1.0)
+
+
 def test_a_doubtful_first_frame_blob_that_moves_is_dropped_without_an_event():
     tr = BallTracker(PROFILE, "five-ball")
     tr.occluded = lambda xy: True

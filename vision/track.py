@@ -92,6 +92,9 @@ KISS_AGREE_RADII = 1.5
 # cloth, a white whose blur streak is too faint: predicted along its path, found again)
 HIDDEN_ROLL_S = 1.0
 STREAK_GAP_HALF_LENGTHS = 8.0  # a streak starts at most this many half lengths from its spot
+# ... and, when it starts at least this many radii from it, with cloth showing somewhere
+# between (a struck ball leaves its way behind it bare; a cue's shaft covers it all)
+COVERED_GAP_MIN_RADII = 2.0
 RACK_FILL_MIN = 10  # Free Pyramid: this many rack slots filled at the start is the rack
 # A still ball that vanishes with no arm or hand over it was struck and flew off unseen
 # (a streak too faint to find): it is looked for anywhere for this long before the
@@ -921,8 +924,9 @@ class BallTracker:
         starts at its spot, and -- for a ball long hidden under something (a cue tip,
         a hand) -- its spot's pixels changed now.  A bridge hand or a cue lies on the
         line through the cue ball, so a streak-like hand points back to its spot; but
-        a ball leaves its spot only when something moves there."""
-        if not self._from_spot(tr.xy, det, j):
+        a ball leaves its spot only when something moves there, and leaves bare cloth
+        behind it (not a cue's shaft read as a streak: ``_covered_way``)."""
+        if not self._from_spot(tr.xy, det, j) or self._covered_way(tr.xy, det, j):
             return False
         stuck = self.stays_put(tr, det)
         return not stuck or self.spot_changed is None or bool(self.spot_changed(tr.xy))
@@ -940,6 +944,28 @@ class BallTracker:
         # points back at the cue ball from far off)
         near_end = along - hl <= STREAK_GAP_HALF_LENGTHS * hl + 2 * self.R
         return self._off_axis(xy, det, j) < self.R and along >= hl - self.R and near_end
+
+    def _covered_way(self, xy: np.ndarray, det: Detections, j: int) -> bool:
+        """Whether something not cloth covers the whole way between spot ``xy`` and the
+        near end of streak ``j``, when that way is at least ``COVERED_GAP_MIN_RADII``
+        long: a cue lying on the line through the ball, its shaft read as a streak.  A
+        struck ball leaves the way it rolled bare behind it (only its cue's tip follows,
+        slower than the ball).  fp-rally_s9420_1080p30 frame 879: the shaft 290 mm back
+        along the cue over ball 3, whose spot changed as the cue moved over it, took
+        ball 3 (the clip's identity switch)."""
+        if self.occluded is None:
+            return False
+        half = det.blur_mm[j]
+        hl = float(np.hypot(*half))
+        u = half / hl  # _from_spot has checked the streak has a length
+        along = float((np.asarray(xy) - det.xy_mm[j]) @ u)
+        w = u if along > 0 else -u  # from the streak towards the spot
+        gap = abs(along) - hl - self.R  # from the near end to the spot's edge
+        if gap < COVERED_GAP_MIN_RADII * self.R:
+            return False
+        near = det.xy_mm[j] + w * hl
+        steps = np.linspace(0.0, gap, int(math.ceil(gap / self.R)) + 1)
+        return all(self.occluded(near + w * s) for s in steps)
 
     def _off_axis(self, xy: np.ndarray, det: Detections, j: int) -> float:
         """Distance (mm) of a point from the axis line of streak ``j``."""
