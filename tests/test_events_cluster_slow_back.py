@@ -5,11 +5,12 @@ outside strikers, and the whole wave fell back to the impulse fit."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from events_helpers import sampled_break
 
 from luza.vision import rack_wave
-from luza.vision.events import EventExtractor
+from luza.vision.events import EventExtractor, Move, Piece
 
 FPS = 60.0
 
@@ -63,3 +64,20 @@ def test_departure_is_followed_back_past_the_last_rest_sample(break_60fps):
     for mv in late:
         assert ex._departure(mv) <= mv.t_start - 1.0 / FPS  # earlier than seen
         assert abs(ex._departure(mv) - t0) <= 4.0 / FPS  # ... near the wave
+
+
+def test_a_first_piece_of_one_sample_departs_when_the_ball_was_seen_leaving(break_60fps):
+    """One sample has no velocity to follow back: every time is its "closest approach"
+    to the anchor.  Taking the earliest put ball 6 of a rack's second wave (dev
+    fp-multi/1763 at 60 fps) 0.2 s early, into one cluster with a late leaver of the
+    first wave, and that wave's contacts 10 frames early."""
+    profile, _, _ = break_60fps
+    ex = EventExtractor(profile, "free-pyramid")
+    anchor = np.array([2780.1, 955.6])
+    seen = anchor + np.array([-7.7, 6.4])  # its first sample off its rest
+    t_seen, t_start = 3.4333, 3.4167
+    one = Piece(
+        t_seen, t_seen, t_seen, np.array([seen[0], 0.0, 0.0]), np.array([seen[1], 0.0, 0.0]), 1
+    )
+    mv = Move("6", [0], anchor, t_start, "rest", pieces=[one], t_start=t_start)
+    assert ex._departure(mv) == pytest.approx(t_start)

@@ -2594,8 +2594,14 @@ class EventExtractor:
     def _departure(self, mv: Move) -> float:
         """When a ball at rest left its anchor: its first piece's closest approach to the
         anchor, followed back up to ``RACK_DEPART_BACK_S`` (not only to its last sample
-        at rest, which a slow ball leaves late), or its start when that is earlier."""
+        at rest, which a slow ball leaves late), or its start when that is earlier.  A
+        first piece of one sample has no velocity to follow back: its start (every time
+        is that piece's "closest approach"; the earliest put a ball of a rack's second
+        wave 0.2 s early, into a cluster with a late leaver of the first: dev
+        fp-multi/1763 at 60 fps, that wave's contacts timed 10 frames early)."""
         pc = mv.pieces[0]
+        if pc.n < 2:
+            return mv.t_start
         t = self._closest_time(pc, mv.anchor0, pc.t0 - RACK_DEPART_BACK_S, pc.t0, 81)
         return min(mv.t_start, t)
 
