@@ -168,6 +168,11 @@ NOSE_END_SLACK_MM = 1.5  # a contact point this little past a nose's end is stil
 NOSE_JAW_SAME_SPOT_MM = 10.0  # a nose and a jaw rounding touch found this close: one touch
 JAW_RETOUCH_S = 0.1  # a jaw side touched again this soon by the same ball: one touch
 JAW_SAME_SIDE_COS = 0.7  # ... the same side: normals this close (cosine)
+# Two finds of one jaw by a ball within JAW_RETOUCH_S: the first is dropped when the ball
+# is seen still on its way to that jaw after it -- its gap to the jaw this much or more
+# at the next sample, and not rising (beyond JAW_GAP_NOISE_MM) up to the second find
+JAW_STILL_AWAY_MM = 5.0
+JAW_GAP_NOISE_MM = 1.0
 UNSEEN_BOUNCE_FRAMES = 1.5  # a two-sample piece whose samples lie this far apart (one
 # unseen between them) may hide a cushion bounce: the pieces either side are followed through
 CREEP_ROLL_DECEL_MM_S2 = 118.0  # a rolling ball slows this fast (mu_roll 0.012 x g): one
@@ -1680,6 +1685,7 @@ class EventExtractor:
         out += self._pair_reversals(mvs, s["t_end"], out, same_cluster_soon)
         out += self._rest_nudges(mvs, s["t_end"], out, same_cluster_soon)
         out[seen_from:] = [self._not_before_wave(c, waves) for c in out[seen_from:]]
+        out = self._jaw_finds_before_touch(out)
         out = _dedupe(
             out,
             max(1.6 * self.dt, DEDUPE_MIN_S),
@@ -2380,6 +2386,55 @@ class EventExtractor:
                 if d - g.circ_r[j] < best:
                     best, nrm = d - g.circ_r[j], rel / max(d, 1e-9)
         return np.asarray(nrm, dtype=float)
+
+    def _jaw_finds_before_touch(self, cands: list[_Cand]) -> list[_Cand]:
+        """``cands`` without a jaw contact that a later find of the same ball and jaw
+        (within ``JAW_RETOUCH_S``) follows while the ball is seen still coming to that
+        jaw in between (``_still_on_way_to_jaw``): the later one is the touch.  (Left
+        in, the earlier would win: ``_dedupe`` keeps the first of two finds.)"""
+        jaw = [c for c in cands if c.type == "cushion" and c.data["cushion"].startswith("jaw:")]
+        early = {
+            id(a)
+            for a in jaw
+            for b in jaw
+            if b.data["ball"] == a.data["ball"]
+            and b.data["cushion"] == a.data["cushion"]
+            and 0.0 < b.t - a.t <= JAW_RETOUCH_S
+            and self._still_on_way_to_jaw(a.data["ball"], a.data["cushion"], a.t, b.t)
+        }
+        return [c for c in cands if id(c) not in early]
+
+    def _jaw_gap(self, c: np.ndarray, name: str) -> float:
+        """Gap (mm) between a ball centred at ``c`` and the jaw named ``name``."""
+        g = self.geom
+        best = math.inf
+        for j, nm in enumerate(g.seg_name):
+            if nm == name:
+                rel = c - g.seg_a[j]
+                if 0.0 <= float(rel @ g.seg_d[j]) <= g.seg_len[j]:
+                    best = min(best, float(rel @ g.seg_n[j]) - self.R)
+        for j, nm in enumerate(g.circ_name):
+            if nm == name:
+                best = min(best, float(np.linalg.norm(c - g.circ_c[j])) - g.circ_r[j] - self.R)
+        return best
+
+    def _still_on_way_to_jaw(self, ball: str, name: str, t_first: float, t_next: float) -> bool:
+        """Whether ``ball``, found touching jaw ``name`` at ``t_first`` and again at
+        ``t_next``, is seen still coming to it in between: at its first sample after
+        ``t_first`` at least ``JAW_STILL_AWAY_MM`` off the jaw, its gap not rising
+        (beyond ``JAW_GAP_NOISE_MM``) from the sample before ``t_first`` to the last one
+        before ``t_next``.  A ball that touched bounces off or slides along; one still
+        closing in had not touched (dev fb-luikka/1755 at 60 fps: a jitter's bend 30 mm
+        before the jaw, extrapolated onto it, 47 ms before the touch)."""
+        bd = self.data[ball]
+        i0 = int(np.searchsorted(bd.ts, t_first, side="right"))
+        i1 = int(np.searchsorted(bd.ts, t_next, side="left"))
+        if i0 < 1 or i1 <= i0:
+            return False
+        gaps = [self._jaw_gap(bd.xy[i], name) for i in range(i0 - 1, i1)]
+        if not gaps[1] >= JAW_STILL_AWAY_MM or not all(math.isfinite(x) for x in gaps):
+            return False
+        return all(b <= a + JAW_GAP_NOISE_MM for a, b in zip(gaps, gaps[1:], strict=False))
 
     def _moving_at(self, ball: str, t: float, slack_frames: float = 1.0) -> bool:
         """``ball`` is inside one of its moves at ``t`` (within ``slack_frames`` frames;
