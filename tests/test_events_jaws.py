@@ -63,3 +63,29 @@ def test_a_jaw_touch_is_where_the_ball_reached_the_jaw_not_a_kink_before_it():
     # lies at the 28th-29th, 8 mm off the jaw with the ball still closing in
     touch_frame = 40 + 30
     assert abs(jaws[0].frame - touch_frame) <= 1, jaws[0].frame
+
+
+# ball R1 of the scene fb-rally (seed 1757) at 60 fps as the tracker gives it, struck
+# by W1 at 25.590 s: at 1 m/s it slides along the foot-left pocket's jaw (touches at
+# 25.993, 26.011, 26.030) and drops in (26.038), seen 5 more frames sinking.  Its
+# samples lie within the noise of the jaw (0.9-2 mm) from 26.000 on; the first to read
+# it touching (gap <= 0) is 26.083, 90 ms late
+SLIDE_ALONG = [
+    (3405.3, 260.4), (3410.4, 252.2), (3415.6, 236.2), (3420.9, 227.2), (3428.4, 210.7),
+    (3434.0, 201.3), (3439.7, 191.9), (3442.5, 182.1), (3449.1, 170.3), (3451.5, 162.1),
+    (3455.7, 151.1), (3463.5, 144.4), (3466.3, 134.4), (3468.5, 123.6), (3476.7, 116.0),
+    (3479.2, 107.9), (3485.4, 97.6), (3486.5, 88.7), (3492.4, 78.0), (3494.4, 68.8),
+    (3503.2, 63.0), (3506.0, 50.5), (3509.8, 42.8), (3515.6, 33.4), (3521.5, 29.7),
+    (3523.1, 24.8), (3527.8, 22.9), (3530.1, 19.5), (3533.8, 16.6), (3535.4, 11.4),
+    (3539.2, 10.0), (3542.7, 7.4),
+]  # fmt: skip
+
+
+def test_a_ball_sliding_along_a_jaw_into_the_pocket_touched_it_when_it_got_there():
+    frames = rolled_away("7", (3400.2, 270.4), SLIDE_ALONG, (1000.0, 900.0), FPS)
+    ev = extract_events(frames, PROFILE, "free-pyramid")
+    assert [(e["ball"], e["pocket"]) for e in ev if e.type == "pocket"] == [("7", "foot-left")]
+    jaws = [e for e in ev if e.type == "cushion"]
+    assert [(e["ball"], e["cushion"]) for e in jaws] == [("7", "jaw:foot-left")]
+    # the touches fall between the way's 24th sample (frame 63) and its 27th (frame 66)
+    assert 63 <= jaws[0].frame <= 66, jaws[0].frame

@@ -2831,8 +2831,12 @@ class EventExtractor:
     def _jaws_before_pots(self, cands: list[_Cand]) -> list[_Cand]:
         """A pocketed ball with no jaw contact found on its way in: one where its last
         samples before the pot pass within a radius (+ ``JAW_POT_TOL_MM``) of that
-        pocket's jaws, heading into them (confidence 0.6).  Most pots touch a jaw
-        (the physics' own scenes: 4 in 5), often only between two frames."""
+        pocket's jaws, heading into them (confidence 0.6): the first point within
+        ``JAW_GAP_NOISE_MM`` of the jaw, else the closest (a ball sliding along a jaw
+        into the pocket is seen within the noise of it for frames before a sample
+        happens to read it touching: dev fb-rally/1757 at 60 fps, 90 ms late).  Most
+        pots touch a jaw (the physics' own scenes: 4 in 5), often only between two
+        frames."""
         g = self.geom
         out: list[_Cand] = []
         for c in cands:
@@ -2872,8 +2876,8 @@ class EventExtractor:
                             if 0 <= along <= g.seg_len[j] and float(np.dot(g.seg_n[j], v)) < -into:
                                 gap = min(gap, float(np.dot(rel, g.seg_n[j])) - self.R)
                     t = float(ts[i] + f * (ts[i + 1] - ts[i]))
-                    if gap <= 0.0 and touch is None:
-                        touch = (gap, t, p)  # the first point on the jaw
+                    if gap <= JAW_GAP_NOISE_MM and touch is None:
+                        touch = (gap, t, p)  # the first point on the jaw (within the noise)
                     if gap <= JAW_POT_TOL_MM and (best is None or gap < best[0]):
                         best = (gap, t, p)  # else the closest one within the slack
             best = touch or best
