@@ -4,7 +4,9 @@
   pocket, which the bed-level parallax correction puts back out on the bed, is not
   that ball coming back (development clips fb-luikka_s15, fp-pots_s12);
 - a streak-shaped hand on the cue line points back at the cue ball under the cue
-  tip; the ball has not left its spot while nothing changed there (fp-rally_s402);
+  tip; the ball has not left its spot while nothing changed there (fp-rally_s402), nor
+  when the cue's shaft covers the whole way from the spot to the "streak" (a struck
+  ball leaves bare cloth behind it: fp-rally_s9420);
 - a first-frame detection the pipeline doubts (a hand, an arm) gets its id only
   provisionally: if it moves it is dropped without an event (the real clips).
 """
