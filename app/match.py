@@ -27,7 +27,12 @@ from luza.events import GAMES, Event
 from luza.rules.engine import Item
 from luza.rules.record import Scored, score_items
 from luza.rules.stream import merge_inputs, parse_items
-from luza.vision.cli import AUTO_CALIBRATION_FRAMES, DEFAULT_TABLE, load_camera
+from luza.vision.cli import (
+    AUTO_CALIBRATION_FRAMES,
+    DEFAULT_TABLE,
+    calibration_images,
+    load_camera,
+)
 from luza.vision.events import (
     FrameObs,
     extract_events,
@@ -137,7 +142,8 @@ def track_video(
                 first.append(fr)
                 if len(first) >= AUTO_CALIBRATION_FRAMES:
                     break
-        cam, profile, cal = camera_for(calibration, game, table, [f.image for f in first])
+        images = calibration_images(source, first) if calibration == "auto" else []
+        cam, profile, cal = camera_for(calibration, game, table, images)
         if tuple(cam.image_size) != tuple(src.size):
             raise MatchError(
                 f"the calibration is for {cam.image_size[0]}x{cam.image_size[1]} images, "

@@ -32,6 +32,26 @@ from .pipeline import VisionPipeline
 from .sources import Frame, open_source
 
 AUTO_CALIBRATION_FRAMES = 10
+
+
+def calibration_images(source, first: list[Frame]) -> list[np.ndarray]:
+    """The images '--calibration auto' finds the table in: for a video file the ones
+    ``luza calibrate`` reads (15 spread over its first 5 s), so a player at the table
+    in the first frames has moved on from some of them; for a camera or a stream (no
+    rewinding) its first ``AUTO_CALIBRATION_FRAMES`` frames, ``first``.  With only the
+    first ten frames, three of the five bundled clips (a player placing balls, leaning
+    over the rack) gave a camera 16-18 m up that the calibration rightly refuses."""
+    from luza.calibration.cli import read_source
+
+    path = Path(str(source))
+    if path.is_file():
+        try:
+            return read_source(str(path))
+        except LuzaError:
+            pass  # not readable that way: the frames already decoded
+    return [f.image for f in first]
+
+
 DEFAULT_TABLE = {"free-pyramid": "pyramid-12ft", "five-ball": "pyramid-12ft"}
 
 
@@ -111,9 +131,8 @@ def cmd_track(args: argparse.Namespace) -> int:
                 first.append(fr)
                 if len(first) >= AUTO_CALIBRATION_FRAMES:
                     break
-        cam, profile = load_camera(
-            args.calibration, args.table, args.game, [f.image for f in first] or None
-        )
+        images = calibration_images(args.video, first) if args.calibration == "auto" else []
+        cam, profile = load_camera(args.calibration, args.table, args.game, images or None)
         if tuple(cam.image_size) != tuple(src.size):
             raise TrackError(
                 f"the calibration is for {cam.image_size[0]}x{cam.image_size[1]} images, "
