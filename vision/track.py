@@ -92,6 +92,7 @@ KISS_AGREE_RADII = 1.5
 # cloth, a white whose blur streak is too faint: predicted along its path, found again)
 HIDDEN_ROLL_S = 1.0
 STREAK_GAP_HALF_LENGTHS = 8.0  # a streak starts at most this many half lengths from its spot
+STREAK_GAP_MAX_FRAMES = 3  # ... for each frame the ball has been unseen, up to this many
 # ... and, when it starts at least this many radii from it, with cloth showing somewhere
 # between (a struck ball leaves its way behind it bare; a cue's shaft covers it all)
 COVERED_GAP_MIN_RADII = 2.0
@@ -926,14 +927,21 @@ class BallTracker:
         line through the cue ball, so a streak-like hand points back to its spot; but
         a ball leaves its spot only when something moves there, and leaves bare cloth
         behind it (not a cue's shaft read as a streak: ``_covered_way``)."""
-        if not self._from_spot(tr.xy, det, j) or self._covered_way(tr.xy, det, j):
+        unseen = min(max(det.frame - tr.last_seen_frame, 1), STREAK_GAP_MAX_FRAMES)
+        if not self._from_spot(tr.xy, det, j, unseen) or self._covered_way(tr.xy, det, j):
             return False
         stuck = self.stays_put(tr, det)
         return not stuck or self.spot_changed is None or bool(self.spot_changed(tr.xy))
 
-    def _from_spot(self, xy: np.ndarray, det: Detections, j: int) -> bool:
+    def _from_spot(self, xy: np.ndarray, det: Detections, j: int, frames_unseen: int = 1) -> bool:
         """Whether streak ``j`` starts at ``xy``: the point lies on the streak's axis
-        (within a radius), behind its middle by at least the streak's half length."""
+        (within a radius), behind its middle by at least the streak's half length, and
+        its near end within ``STREAK_GAP_HALF_LENGTHS`` half lengths of the spot for each
+        of the ``frames_unseen`` frames since the ball was last seen there (a ball struck
+        just after a frame travels a frame's way each frame; its smear was not found in
+        the first: bundled fp-break_s0_720p30 with its auto camera, the yellow's 8 m/s
+        smear found only two frames on, 507 mm from its spot, and the yellow left
+        'hidden' there for the whole break)."""
         half = det.blur_mm[j]
         hl = float(np.hypot(*half))
         if hl < 1e-6:
@@ -942,7 +950,7 @@ class BallTracker:
         # and not far behind its near end: the ball, struck about now, has travelled
         # at most a few smears' lengths (a streak-shaped bridge hand on the cue line
         # points back at the cue ball from far off)
-        near_end = along - hl <= STREAK_GAP_HALF_LENGTHS * hl + 2 * self.R
+        near_end = along - hl <= STREAK_GAP_HALF_LENGTHS * hl * frames_unseen + 2 * self.R
         return self._off_axis(xy, det, j) < self.R and along >= hl - self.R and near_end
 
     def _covered_way(self, xy: np.ndarray, det: Detections, j: int) -> bool:
