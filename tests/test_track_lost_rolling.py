@@ -7,29 +7,18 @@ stopped while the only yellow on the table waited unclaimed for 6 s)."""
 from __future__ import annotations
 
 import numpy as np
+from track_helpers import class_row, detections
 
 from luza.calibration.profiles import load_profile
-from luza.vision.detections import Detections
 from luza.vision.track import HIDDEN_ROLL_S, BallTracker
 
 PROFILE = load_profile("kaisa-10ft")
 FPS = 60.0
-CLASSES = ("W1", "W2", "red", "K", "none")
 OTHERS = {"W1": [2400.0, 300.0], "W2": [2600.0, 1100.0], "R1": [1500.0, 1200.0]}
 
 
-def _row(cls: str) -> np.ndarray:
-    p = np.full(len(CLASSES), 0.01)
-    p[CLASSES.index(cls)] = 0.96
-    return p / p.sum()
-
-
-def _dets(f: int, pts, classes) -> Detections:
-    xy = np.asarray(pts, float).reshape(-1, 2)
-    return Detections(
-        f, f / FPS, 0.5 * xy, xy, np.full(len(xy), 10.0), np.full(len(xy), 0.9),
-        np.array([_row(c) for c in classes]).reshape(len(xy), len(CLASSES)), CLASSES,
-    )  # fmt: skip
+def _dets(f: int, pts, classes):
+    return detections(f, pts, [class_row(c) for c in classes], FPS)
 
 
 def _struck_and_lost(unseen_s: float):

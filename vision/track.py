@@ -1386,28 +1386,24 @@ class BallTracker:
                     if back:
                         self._rows_back.append(j)  # the ball's view: the pipeline reports it
                     tr = free[0]
-                    if self._lost_rolling(tr, det.t):
-                        # it rolled unseen and stopped here: found again, no hand involved
-                        tr.state, tr.xy, tr.v = "table", z.copy(), np.zeros(2)
-                        tr.lost_moving = False
-                        tr.last_seen_t, tr.last_seen_frame = det.t, det.frame
-                        tr.still_since_t = det.t
-                        visible.add(tr.ball)
-                        continue
-                    over_rail = tr.state == "hidden"  # gone over the rail, not yet given up
+                    lost = self._lost_rolling(tr, det.t)  # rolled unseen, stopped here
+                    # gone over the rail, not yet given up
+                    over_rail = tr.state == "hidden" and not lost
                     if over_rail and not self.in_shot:
                         # put back by hand before the table's rest gave it up: it was off
                         events.append(
                             make("off_table", tr.last_seen_t, tr.last_seen_frame, 0.6, ball=tr.ball)
                         )
                     tr.jumped = tr.rail_lost = False
+                    if lost:
+                        tr.lost_moving = False
                     tr.state, tr.xy, tr.v = "table", z.copy(), np.zeros(2)
                     tr.removed_at_rest = False
                     tr.last_seen_t, tr.last_seen_frame, tr.still_since_t = det.t, det.frame, det.t
                     tr.pocket = tr.falling = None
                     visible.add(tr.ball)
                     pos = [round(float(z[0]), 1), round(float(z[1]), 1)]
-                    if over_rail and self.in_shot:
+                    if lost or (over_rail and self.in_shot):
                         continue  # it had not left the table: found again where it stopped
                     events.append(make("ball_placed", det.t, det.frame, 0.8, ball=tr.ball, pos=pos))
                     continue
