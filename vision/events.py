@@ -125,6 +125,10 @@ REVERSAL_NEAR_MM = 12.0  # samples this close to a contact line are looked at
 # (the samples either side of its touch: 33 mm a frame at 1 m/s across the line at 30 fps)
 REVERSAL_FAST_NEAR_MM = 25.0
 REVERSAL_SIDE_SAMPLES = 3  # a line is fitted to the gap over this many samples each side
+# ... or, when those show no touch, this many: a slow ball's three samples move by little
+# more than the noise (0.2 m/s at 60 fps: 3 mm a frame), so a three-sample line may not
+# fall or rise at all (dev fp-rally/1766, ball 14 touching the foot cushion at 0.2 m/s)
+REVERSAL_SIDE_SAMPLES_SLOW = 6
 REVERSAL_SIDE_S = 0.2  # ... spanning at most this long
 REVERSAL_MIN_MM_S = 25.0  # the gap falls and rises at least this fast
 REVERSAL_TOL_MM = 5.0  # the two lines meet within this of a zero gap (a touch)
@@ -1781,6 +1785,10 @@ class EventExtractor:
             col = gaps[:, j]
             for m in _run_minima(col, REVERSAL_NEAR_MM) + self._fast_minima(col):
                 hit = self._gap_vertex(ts, col, m, snap_frac=REVERSAL_SNAP_FRAC)
+                if hit is None:
+                    hit = self._gap_vertex(
+                        ts, col, m, snap_frac=REVERSAL_SNAP_FRAC, side=REVERSAL_SIDE_SAMPLES_SLOW
+                    )
                 if hit is not None and j >= len(g.seg_name):
                     # the gap to a point falls and rises as a ball merely passes it:
                     # a touch turns the velocity's own component along the normal
@@ -2468,10 +2476,12 @@ class EventExtractor:
         tol_mm: float = REVERSAL_TOL_MM,
         snap_frac: float = 0.0,
         skip_closest: bool = False,
+        side: int = REVERSAL_SIDE_SAMPLES,
     ):
         """Where the gap to a line, falling then rising around sample ``m``, reached
         its vertex: (time, gap there, samples before, samples after) or None when it
-        does not fall, rise and meet near zero.  Lines meeting at most ``snap_frac``
+        does not fall, rise and meet near zero.  The lines are fitted to up to ``side``
+        samples each side (within ``REVERSAL_SIDE_S``).  Lines meeting at most ``snap_frac``
         of the sample interval beyond the last sample before (first after) the
         vertex met at that sample.  ``skip_closest`` (two balls' gap): the vertex may
         also lie at the closest sample itself, left out of both lines (a sample taken
@@ -2484,8 +2494,8 @@ class EventExtractor:
         for sa, sb in splits:
             if sb >= len(ts) or sa < 1:
                 continue
-            a = [i for i in range(sa - REVERSAL_SIDE_SAMPLES, sa) if i >= 0]
-            b = [i for i in range(sb, sb + REVERSAL_SIDE_SAMPLES) if i < len(ts)]
+            a = [i for i in range(sa - side, sa) if i >= 0]
+            b = [i for i in range(sb, sb + side) if i < len(ts)]
             a = [i for i in a if ts[sa - 1] - ts[i] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
             b = [i for i in b if ts[i] - ts[sb] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
             if len(a) < 2 or len(b) < 2:
