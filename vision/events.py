@@ -148,6 +148,10 @@ NUDGE_MIN_COS = 0.8  # ... away from the passer, along their line of centres ...
 NUDGE_TOL_MM = 3.0  # ... which (its path fitted) came within two radii + this of it
 PAIR_REPEAT_S = 0.25  # a pair found colliding again this soon ...
 PAIR_PARTED_MM = 6.0  # ... whose gap never opened beyond this in between: one touch
+# a ball found touching a cushion again this soon, never this far off it in between, is
+# still at its first touch (sliding along it in the noise): one touch
+CUSHION_REPEAT_S = 0.25
+CUSHION_LEFT_MM = 5.0
 STRUCK_BOUNCE_FRAMES = 3.0  # a struck ball's first piece this soon after the hit ...
 STRUCK_MIN_COS = 0.6  # ... followed back to a nose the ball was struck towards ...
 STRUCK_WAY_TOL_MM = 10.0  # ... with any sample before it this close to the way in
@@ -1697,6 +1701,7 @@ class EventExtractor:
             self.profile.ball_radius_mm,
         )
         out = self._unparted_repeats(out)
+        out = self._unleft_cushion_repeats(out)
         out = self._nose_or_rounding(out)
         # a ball touching a jaw side again within JAW_RETOUCH_S: its fall into the
         # pocket bent its way there (a rattle goes from one side to the other)
@@ -2056,6 +2061,56 @@ class EventExtractor:
                     continue
             out.append(c)
         return out
+
+    def _unleft_cushion_repeats(self, cands: list[_Cand]) -> list[_Cand]:
+        """One cushion contact per touch: a ball found touching the same cushion again
+        within ``CUSHION_REPEAT_S``, never seen ``CUSHION_LEFT_MM`` or more off it in
+        between, did not leave it and come back.  A ball sliding along a cushion after
+        its touch sits within the noise of it, and the noise bends its way there: two
+        rules found the touch and a vertex of that noise 50-120 ms later (dev
+        fb-rally/1706 R1, fb-rally/1774 K, the gap at most 2.7 / 4.0 mm between).  The
+        earlier finding is kept.  Jaws are left to their own rules."""
+        out: list[_Cand] = []
+        for c in sorted(cands, key=lambda c: c.t):
+            if c.type == "cushion" and not c.data["cushion"].startswith("jaw:"):
+                b, name = c.data["ball"], c.data["cushion"]
+                o = next(
+                    (
+                        o
+                        for o in reversed(out)
+                        if o.type == "cushion"
+                        and o.data["ball"] == b
+                        and o.data["cushion"] == name
+                        and c.t - o.t <= CUSHION_REPEAT_S
+                    ),
+                    None,
+                )
+                if o is not None:
+                    gap = self._cushion_gap(b, name, o.t, c.t)
+                    if len(gap) and float(np.max(gap)) < CUSHION_LEFT_MM:
+                        o.conf = min(0.99, max(o.conf, c.conf) + 0.05)
+                        continue
+            out.append(c)
+        return out
+
+    def _cushion_gap(self, ball: str, name: str, t0: float, t1: float) -> np.ndarray:
+        """The gaps (mm) of ``ball`` to the cushion ``name``'s contact lines on its
+        samples strictly between ``t0`` and ``t1`` (inf beyond the lines' ends)."""
+        bd, g = self.data[ball], self.geom
+        k = (bd.ts > t0) & (bd.ts < t1)
+        xy = bd.xy[k]
+        gap = np.full(len(xy), np.inf)
+        for j, nm in enumerate(g.seg_name):
+            if nm == name:
+                rel = xy - g.seg_a[j]
+                along = rel @ g.seg_d[j]
+                on = (along >= -2 * self.R) & (along <= g.seg_len[j] + 2 * self.R)
+                gap = np.minimum(gap, np.where(on, rel @ g.seg_n[j] - self.R, np.inf))
+        for j, nm in enumerate(g.circ_name):
+            if nm == name:
+                d = np.linalg.norm(xy - g.circ_c[j], axis=1) - g.circ_r[j] - self.R
+                gap = np.minimum(gap, d)
+        return gap
 
     def _rests_through(self, ball: str, t: float) -> bool:
         """``ball`` is at rest at ``t``, stays at that rest past
