@@ -2094,23 +2094,11 @@ class EventExtractor:
         return out
 
     def _cushion_gap(self, ball: str, name: str, t0: float, t1: float) -> np.ndarray:
-        """The gaps (mm) of ``ball`` to the cushion ``name``'s contact lines on its
-        samples strictly between ``t0`` and ``t1`` (inf beyond the lines' ends)."""
-        bd, g = self.data[ball], self.geom
+        """The gaps (mm) of ``ball`` to the cushion ``name`` (``_jaw_gap``: any named
+        cushion) on its samples strictly between ``t0`` and ``t1``."""
+        bd = self.data[ball]
         k = (bd.ts > t0) & (bd.ts < t1)
-        xy = bd.xy[k]
-        gap = np.full(len(xy), np.inf)
-        for j, nm in enumerate(g.seg_name):
-            if nm == name:
-                rel = xy - g.seg_a[j]
-                along = rel @ g.seg_d[j]
-                on = (along >= -2 * self.R) & (along <= g.seg_len[j] + 2 * self.R)
-                gap = np.minimum(gap, np.where(on, rel @ g.seg_n[j] - self.R, np.inf))
-        for j, nm in enumerate(g.circ_name):
-            if nm == name:
-                d = np.linalg.norm(xy - g.circ_c[j], axis=1) - g.circ_r[j] - self.R
-                gap = np.minimum(gap, d)
-        return gap
+        return np.array([self._jaw_gap(p, name) for p in bd.xy[k]])
 
     def _rests_through(self, ball: str, t: float) -> bool:
         """``ball`` is at rest at ``t``, stays at that rest past
@@ -2468,7 +2456,8 @@ class EventExtractor:
         return [c for c in cands if id(c) not in early]
 
     def _jaw_gap(self, c: np.ndarray, name: str) -> float:
-        """Gap (mm) between a ball centred at ``c`` and the jaw named ``name``."""
+        """Gap (mm) between a ball centred at ``c`` and the jaw (or cushion) named
+        ``name`` (inf past its lines' ends)."""
         g = self.geom
         best = math.inf
         for j, nm in enumerate(g.seg_name):
