@@ -4,6 +4,7 @@ what the next frame shows (fp-rally_s9026_720p30, bench-report7)."""
 from __future__ import annotations
 
 import numpy as np
+from track_helpers import recorded
 
 from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
@@ -149,18 +150,7 @@ TRUTH = {
 
 
 def dets(frame: int) -> Detections:
-    rows = np.array(FRAMES[frame], float)
-    return Detections(
-        frame,
-        frame / FPS,
-        np.zeros((len(rows), 2)),
-        rows[:, :2],
-        np.full(len(rows), 10.4),
-        rows[:, 2],
-        rows[:, 3:6],
-        ("ivory", "Y", "none"),
-        blur_mm=rows[:, 6:8],
-    )
+    return recorded(FRAMES[frame], frame, FPS, ("ivory", "Y", "none"))
 
 
 def test_a_kiss_the_next_frame_contradicts_does_not_cross_two_rack_neighbours():

@@ -23,3 +23,14 @@ def detections(f: int, pts, rows, fps: float) -> Detections:
         f, f / fps, 0.5 * xy, xy, np.full(len(xy), 10.0), np.full(len(xy), 0.9),
         np.array(rows).reshape(len(xy), len(CLASSES)), CLASSES,
     )  # fmt: skip
+
+
+def recorded(rows, frame: int, fps: float, classes: tuple[str, ...]) -> Detections:
+    """A frame's detections as recorded from a clip: one row per detection, ``x_mm, y_mm,
+    score``, one probability per class of ``classes``, then ``blur_mm`` (x, y)."""
+    a = np.array(rows, float)
+    k = 3 + len(classes)
+    return Detections(
+        frame, frame / fps, np.zeros((len(a), 2)), a[:, :2], np.full(len(a), 10.4), a[:, 2],
+        a[:, 3:k], classes, blur_mm=a[:, k : k + 2],
+    )  # fmt: skip
