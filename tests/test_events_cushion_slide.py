@@ -5,7 +5,7 @@ between (``_unleft_cushion_repeats``)."""
 
 from __future__ import annotations
 
-from events_helpers import frame_at
+from events_helpers import rest_way_rest
 
 from luza.calibration.profiles import load_profile
 from luza.vision import events
@@ -34,9 +34,7 @@ TOUCH_T = N_REST / FPS + 6.8182 - 6.6
 
 
 def _touches():
-    frame = frame_at(FPS)
-    pts = [WAY[0]] * N_REST + WAY + [WAY[-1]] * 60
-    frames = [frame(k, {"R1": p, "W2": (1000.0, 900.0)}) for k, p in enumerate(pts)]
+    frames = rest_way_rest("R1", WAY[0], WAY, {"W2": (1000.0, 900.0)}, FPS, N_REST, 60)
     ev = extract_events(frames, PROFILE, "five-ball")
     return [e for e in ev if e.type == "cushion" and e["ball"] == "R1"]
 

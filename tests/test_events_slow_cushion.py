@@ -6,7 +6,7 @@ or rise at all; lines through up to ``REVERSAL_SIDE_SAMPLES_SLOW`` samples each 
 from __future__ import annotations
 
 import numpy as np
-from events_helpers import frame_at
+from events_helpers import rest_way_rest
 
 from luza.calibration.profiles import load_profile
 from luza.vision import events
@@ -73,9 +73,7 @@ N_REST = 40
 
 
 def test_a_slow_balls_cushion_touch_is_in_the_event_stream():
-    frame = frame_at(60.0)
-    pts = [WAY_14[0]] * N_REST + WAY_14 + [WAY_14[-1]] * 60
-    frames = [frame(k, {"14": p, "3": (1000.0, 900.0)}) for k, p in enumerate(pts)]
+    frames = rest_way_rest("14", WAY_14[0], WAY_14, {"3": (1000.0, 900.0)}, 60.0, N_REST, 60)
     ev = extract_events(frames, PROFILE, "free-pyramid")
     touches = [e for e in ev if e.type == "cushion" and e["ball"] == "14"]
     assert [e["cushion"] for e in touches] == ["foot"]  # before: none
