@@ -104,7 +104,8 @@ DEDUPE_MIN_S = 0.05  # the same contact found twice this close in time is one
 DEDUPE_SAME_SPOT_FRAMES = 3.0
 BEFORE_REST_MIN_SPEED_MM_S = 400.0  # a stroke while balls still roll: at least this fast
 BEFORE_REST_CLEAR_RADII = 6.0  # ... and this far from every moving ball
-CLUSTER_QUIET_S = 0.35  # no new contact inside a cluster this soon after it broke up
+CLUSTER_QUIET_S = 0.35  # no new contact inside a cluster this soon after it broke up ...
+CLUSTER_PARTED_MM = 68.0  # ... between a pair seen this far (a ball) apart since: they met anew
 WAVE_AFTER_S = 1e-5  # a contact seen with a replayed rack's ball before its wave: this after it
 COLLISION_DV_COS = 0.5  # a contact's velocity change points away from the other ball
 CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: one cluster
@@ -1600,9 +1601,16 @@ class EventExtractor:
             return False
 
         def same_cluster_soon(a: str, b: str, t: float) -> bool:
+            """``a`` and ``b`` broke out of one cluster less than ``CLUSTER_QUIET_S``
+            before ``t`` and were never seen ``CLUSTER_PARTED_MM`` apart since: a
+            contact found between them is the wave's jam, not a new one.  Two rack
+            balls that flew apart and met again (one back off a cushion) collided anew
+            (fp-multi/1950: 13 back off the foot cushion into 8, 0.28 s after the break)."""
             ca, cb = cl_of.get(a), cl_of.get(b)
             if ca and cb and ca[0] == cb[0] and t - ca[1] < CLUSTER_QUIET_S:
-                return True
+                _, gap = self._pair_gap(a, b, 0.5 * (ca[1] + t), 0.5 * (t - ca[1]))
+                if not len(gap) or float(np.max(gap)) <= CLUSTER_PARTED_MM:
+                    return True
             return broke_with(a, b, t)
 
         waves: list[tuple] = []  # replayed waves (``_wave_start``)
