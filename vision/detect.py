@@ -82,6 +82,12 @@ NEIGHBOUR_COS = math.cos(math.radians(50.0))  # rim pixels this close to a neigh
 CLUTTER_RING_RADII = 1.6  # ring around a peak checked for unexplained foreground ...
 CLUTTER_RING_FRACTION = 0.5  # ... more of it than this: a finger or a ball in a hand ...
 CLUTTER_SCORE_FACTOR = 0.3  # ... whose score is scaled by this
+# A crisp ball put down is vetted by that ring too (``surroundings``), a ring point
+# counting only when the point this far out on the same ray is unexplained foreground
+# as well: a coloured ball's rim bleeds into the cloth (the video's half-resolution
+# colour), at 720p a yellow on blue cloth by 3-4 px, far enough to reach the 1.6-radii
+# ring (a hand goes on past it)
+SURROUND_OUTER_RING_RADII = 2.0
 REFINE_MIN_SCORE = 0.6  # detections scoring less (motion blur) keep their coarse centre
 FULL_RIM_COVERAGE = 260.0  # degrees of free rim for a free-radius circle fit ...
 COVER_BINS = 24  # ... counted in sectors of 15 degrees
@@ -219,7 +225,9 @@ class BallDetector:
         ko = int(2 * round(STREAK_OPEN_RADII * self.r_work) + 1)
         self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
         ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)  # the clutter ring's points
-        self._ring = np.stack([np.cos(ang), np.sin(ang)], 1) * CLUTTER_RING_RADII * self.r_work
+        ray = np.stack([np.cos(ang), np.sin(ang)], 1)
+        self._ring = ray * CLUTTER_RING_RADII * self.r_work
+        self._outer_ring = ray * SURROUND_OUTER_RING_RADII * self.r_work
 
     # ------------------------------------------------------------------ geometry
     def _centre_region(self, xy: np.ndarray) -> np.ndarray:
@@ -1045,13 +1053,20 @@ class BallDetector:
         return out, [float(v) for v in val[np.argsort(idx, kind="stable")]]
 
     def surroundings(
-        self, image: np.ndarray, xy_px: np.ndarray, others_px: np.ndarray
+        self,
+        image: np.ndarray,
+        xy_px: np.ndarray,
+        others_px: np.ndarray,
+        outer: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """For balls at frame pixels ``xy_px``: the fraction of the ring around each that
         is foreground no ball explains (``others_px``: the other balls), and the core's
         brightness relative to the cloth.  A ball on the cloth has a clean ring and is
-        not darker than the cloth; a knuckle, an elbow or a sleeve fails one of them."""
+        not darker than the cloth; a knuckle, an elbow or a sleeve fails one of them.
+        ``outer`` (per ball): count only foreground that goes on past a colour fringe
+        (``SURROUND_OUTER_RING_RADII``)."""
         n = len(xy_px)
+        outer = np.zeros(n, bool) if outer is None else np.asarray(outer, bool)
         ring, rel_core = np.zeros(n), np.ones(n)
         if self._cloth is None:
             return ring, rel_core
@@ -1081,20 +1096,33 @@ class BallDetector:
             fg, rel = self.foreground(crop, (bx0, by0))
             p = wxy[i : i + 1] - np.array([bx0, by0])
             oth = np.vstack([p, wot - np.array([bx0, by0])])
-            ring[i] = self._unexplained_ring(fg, p, oth)[0]
+            ring[i] = self._unexplained_ring(fg, p, oth, outer=bool(outer[i]))[0]
             rel_core[i] = self._core_rel(rel, p)[0]
         return ring, rel_core
 
-    def _unexplained_ring(self, fg: np.ndarray, pts: np.ndarray, others: np.ndarray) -> np.ndarray:
+    def _unexplained_ring(
+        self, fg: np.ndarray, pts: np.ndarray, others: np.ndarray, outer: bool = False
+    ) -> np.ndarray:
         """Fraction of a ring 1.6 radii around each peak that is foreground no ball explains.
 
         Around a ball lies cloth, or the balls touching it; around a finger or a
         knuckle lies the rest of the hand.  Points of the ring within a radius of
-        another ball (found or known) count as explained."""
+        another ball (found or known) count as explained.  ``outer``: a point counts
+        only if the ring ``SURROUND_OUTER_RING_RADII`` out is unexplained foreground on
+        the same ray too (foreground that goes on past a colour fringe)."""
+        out = self._ring_hits(fg, pts, others, self._ring)
+        if outer:
+            out &= self._ring_hits(fg, pts, others, self._outer_ring)
+        return out.mean(axis=1)
+
+    def _ring_hits(
+        self, fg: np.ndarray, pts: np.ndarray, others: np.ndarray, ring: np.ndarray
+    ) -> np.ndarray:
+        """Per peak and ring point: unexplained foreground there (see ``_unexplained_ring``)."""
         rw = self.r_work
         h, w = fg.shape
         n = len(pts)
-        q = pts[:, None, :] + self._ring[None]  # (peak, ring point, xy)
+        q = pts[:, None, :] + ring[None]  # (peak, ring point, xy)
         qi = np.round(q).astype(int)
         inside = (qi[..., 0] >= 0) & (qi[..., 0] < w) & (qi[..., 1] >= 0) & (qi[..., 1] < h)
         f = np.zeros(inside.shape)
@@ -1105,7 +1133,7 @@ class BallDetector:
             np.inf
         )  # the peak itself (``others`` starts with ``pts``)
         explained = d.min(axis=2) < 1.05 * rw
-        return ((f > 0.5) & ~explained).mean(axis=1)
+        return (f > 0.5) & ~explained
 
     def _core_support(self, fg: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Mean foreground over the central disc at each (x, y) work pixel."""

@@ -62,6 +62,7 @@ DUPLICATE_RADII = 0.8  # a new detection this close (radii) to a carried one is 
 # an elbow taken for one) must look like a whole ball alone on the cloth:
 NEW_MIN_SCORE = 0.7  # a crisp, full rim (partial rims and clutter score lower)
 NEW_MAX_RING = 0.2  # little unexplained foreground around it (not part of a hand/arm)
+NEW_CRISP_SCORE = 0.9  # a rim this crisp: the ring counts only foreground past a colour fringe
 NEW_MIN_REL = 0.75  # not darker than the cloth (a sleeve, a shadow)
 NEW_MAX_NONE = 0.3  # the classifier does not call it 'none'
 # A newcomer turned away (a hand still beside a ball it has just put down) is searched
@@ -388,7 +389,11 @@ class VisionPipeline:
         ok &= ~new | (_none_prob(det) < NEW_MAX_NONE) | (smeared & (det.score >= WAY_MIN_SCORE))
         idx = np.nonzero(new & ok & ~struck)[0]
         if len(idx):
-            ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
+            # a crisp rim's colour fringe is no hand around it (fp-jump_s9709_720p60: the
+            # yellow put back after it jumped off, turned away to the end of the clip);
+            # a knuckle read as a ball rarely has a crisp rim (0.71-0.73 on fp-rally_s9729)
+            crisp = det.score[idx] >= NEW_CRISP_SCORE
+            ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px, outer=crisp)
             ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
         # and not part of a player's arm or hand (a fingertip can look like a clean ball;
         # the classifier, trained on rendered balls, may even be sure of a real hand)
