@@ -1595,8 +1595,8 @@ class EventExtractor:
             kb = late.get(b, set()) | ({cb[0]} if cb else set())
             for k in ka & kb:
                 if t_cl[k] < before and lim_cl < t - t_cl[k] < CLUSTER_QUIET_S:
-                    _, gap = self._pair_gap(a, b, 0.5 * (t_cl[k] + t), 0.5 * (t - t_cl[k]))
-                    if len(gap) and float(np.max(gap)) <= PAIR_PARTED_MM:
+                    gap = self._max_pair_gap(a, b, t_cl[k], t)
+                    if gap is not None and gap <= PAIR_PARTED_MM:
                         return True
             return False
 
@@ -1608,8 +1608,8 @@ class EventExtractor:
             (fp-multi/1950: 13 back off the foot cushion into 8, 0.28 s after the break)."""
             ca, cb = cl_of.get(a), cl_of.get(b)
             if ca and cb and ca[0] == cb[0] and t - ca[1] < CLUSTER_QUIET_S:
-                _, gap = self._pair_gap(a, b, 0.5 * (ca[1] + t), 0.5 * (t - ca[1]))
-                if not len(gap) or float(np.max(gap)) <= CLUSTER_PARTED_MM:
+                gap = self._max_pair_gap(a, b, ca[1], t)
+                if gap is None or gap <= CLUSTER_PARTED_MM:
                     return True
             return broke_with(a, b, t)
 
@@ -2139,6 +2139,12 @@ class EventExtractor:
         )
         gap = np.linalg.norm(db.xy[kb[ib]] - da.xy[ka[ia]], axis=1) - 2 * self.R
         return da.ts[ka[ia]], gap
+
+    def _max_pair_gap(self, a: str, b: str, t0: float, t1: float) -> float | None:
+        """The widest gap between balls ``a`` and ``b`` on the frames both are seen from
+        ``t0`` to ``t1`` (None: no such frame)."""
+        _, gap = self._pair_gap(a, b, 0.5 * (t0 + t1), 0.5 * (t1 - t0))
+        return float(np.max(gap)) if len(gap) else None
 
     def _pair_touch_time(self, a: str, b: str, t_c: float) -> float | None:
         """When balls ``a`` and ``b`` touched near ``t_c``, from their gap on the frames
