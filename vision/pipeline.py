@@ -369,6 +369,8 @@ class VisionPipeline:
             new &= ~far
         for j in np.nonzero(streak)[0]:
             ok[j] = self._streak_explained(det, j, dt)
+        if (streak & ~ok).any():
+            tr.note_loose_streaks(det.t, det.xy_mm[streak & ~ok])
         if not new.any():
             return det if ok.all() else det[ok]
         # a still ball missing from its spot this frame may have been struck (the cue

@@ -102,6 +102,11 @@ STREAK_GAP_MAX_FRAMES = 3  # ... for each frame the ball has been unseen, up to 
 # ... and, when it starts at least this many radii from it, with cloth showing somewhere
 # between (a struck ball leaves its way behind it bare; a cue's shaft covers it all)
 COVERED_GAP_MIN_RADII = 2.0
+# A ball's smear moves on by at least its own length a frame (the exposure is at most a
+# frame long): a streak no ball took that is seen again within a radius of where it lay
+# up to this long before is something lying there (a cue's shaft, a rest's head), and
+# no still ball is struck into it.
+STATIC_STREAK_S = 0.2
 RACK_FILL_MIN = 10  # Free Pyramid: this many rack slots filled at the start is the rack
 # A still ball that vanishes with no arm or hand over it was struck and flew off unseen
 # (a streak too faint to find): it is looked for anywhere for this long before the
@@ -400,6 +405,7 @@ class BallTracker:
         self.rows_taken = np.zeros(0, bool)
         self.rows_merged = np.zeros(0, bool)
         self._rows_back: list[int] = []  # rows a ball back on its spot was placed on
+        self._loose_streaks: list[tuple[float, np.ndarray]] = []  # (t, xy): no ball took them
         self._freed: list[str] = []  # ids given up by provisional first-frame blobs
 
     # ----------------------------------------------------------------- set-up
@@ -671,6 +677,8 @@ class BallTracker:
             else:
                 self._miss(tr, pred[tr.ball], det, events)
         self._settle_provisional(set(matched), det)
+        loose = [j for j in np.nonzero(det.is_streak)[0] if int(j) not in matched_det]
+        self.note_loose_streaks(det.t, det.xy_mm[loose])
         self._rows_back = []
         self._new_balls(det, [j for j in range(n_det) if j not in matched_det], events, visible)
         self._table_rest(det, events)
@@ -936,8 +944,29 @@ class BallTracker:
         unseen = min(max(det.frame - tr.last_seen_frame, 1), STREAK_GAP_MAX_FRAMES)
         if not self._from_spot(tr.xy, det, j, unseen) or self._covered_way(tr.xy, det, j):
             return False
+        if self._static_streak(det.xy_mm[j], det.t):
+            return False
         stuck = self.stays_put(tr, det)
         return not stuck or self.spot_changed is None or bool(self.spot_changed(tr.xy))
+
+    def _static_streak(self, xy: np.ndarray, t: float) -> bool:
+        """Whether a streak seen at ``xy`` at time ``t`` lies within a radius of where a
+        streak no ball took lay in an earlier frame of the last ``STATIC_STREAK_S``: a
+        smear that stays put is no ball in flight.  fp-rally_s9729_720p30: a rest's
+        head on the cue read as a streak for 25 frames, its axis on the line back to
+        ball 3 under the player's body; once its way did not read as covered, it took
+        ball 3 1.1 m away."""
+        return any(
+            tl < t and t - tl <= STATIC_STREAK_S and float(np.hypot(*(p - xy))) < self.R
+            for tl, p in self._loose_streaks
+        )
+
+    def note_loose_streaks(self, t: float, xy_mm: np.ndarray) -> None:
+        """Remember streaks seen at time ``t`` that no ball took (turned away before the
+        tracker, or left unmatched by it): see ``_static_streak``."""
+        keep = [(tl, p) for tl, p in self._loose_streaks if t - tl <= STATIC_STREAK_S]
+        keep += [(t, np.array(p, float)) for p in np.asarray(xy_mm, float).reshape(-1, 2)]
+        self._loose_streaks = keep
 
     def _from_spot(self, xy: np.ndarray, det: Detections, j: int, frames_unseen: int = 1) -> bool:
         """Whether streak ``j`` starts at ``xy``: the point lies on the streak's axis
