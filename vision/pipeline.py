@@ -20,7 +20,7 @@ import numpy as np
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile
 
-from .detect import CLUTTER_SCORE_FACTOR, BallDetector
+from .detect import CLUTTER_RING_FRACTION, CLUTTER_SCORE_FACTOR, BallDetector
 from .detections import Detections
 from .identify import BallIdentifier
 from .sources import Frame
@@ -44,7 +44,9 @@ SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
 SETTLE_EVERY_FRAMES = 4  # ... every this many frames
 FAR_CHANGE_EVERY_FRAMES = 1  # >1 searches changes away from all balls less often (3 lost balls)
 RECLASSIFY_EVERY_FRAMES = 6  # continuations of tracked balls are classified this often
-CLUTTER_SCORE = 0.3  # detections scored below this lie in unexplained foreground ...
+# Detections scored below this whose ring is unexplained foreground (the detector's
+# clutter test) lie in a hand or an arm ...
+CLUTTER_SCORE = 0.3
 HELD_BALL_PROB = 0.9  # ... and are kept only when the classifier is this sure of a ball
 NONE_DROP = 0.5  # P(none) from which a detection is not a ball
 OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means "covered"
@@ -165,7 +167,7 @@ class VisionPipeline:
         if self._ref is None or self._last is None:
             self.detector.set_background(img)
             det = self.detector.detect(img, frame.index, frame.t)
-            det = _balls_only(self._classify(img, det))
+            det = self._balls_only(img, self._classify(img, det))
             self._ref = grid.copy()
             full = True
         else:
@@ -182,7 +184,7 @@ class VisionPipeline:
                 boxes.append(self.detector.work_box((x - 2 * r, y - 2 * r, x + 2 * r, y + 2 * r)))
             if changed.mean() > FULL_REDETECT_FRACTION:
                 det = self.detector.detect(img, frame.index, frame.t)
-                det = _balls_only(self._classify(img, det))
+                det = self._balls_only(img, self._classify(img, det))
                 self._ref = grid.copy()
                 full = True
             elif boxes:
@@ -226,7 +228,7 @@ class VisionPipeline:
                     way |= self._near_missing(
                         new, dt, carried_mm=old.xy_mm, max_mm=self._smear_mm()
                     )
-                new = _balls_only(self._classify(img, new, frame), way)
+                new = self._balls_only(img, self._classify(img, new, frame), way)
                 if len(old) and len(new):
                     # a ball on a box's edge may be found again: keep the carried one
                     dd = np.linalg.norm(new.xy_px[:, None] - old.xy_px[None], axis=2)
@@ -402,6 +404,20 @@ class VisionPipeline:
         for j in np.nonzero(new & ok)[0]:
             ok[j] = not self._in_arm(det.xy_mm[j])
         return det if ok.all() else det[ok]
+
+    def _balls_only(
+        self, img: np.ndarray, det: Detections, keep: np.ndarray | None = None
+    ) -> Detections:
+        """``_balls_only`` with its clutter rows: those scored low that have unexplained
+        foreground around them.  A low score alone may be a faint rim: a red ball on
+        red cloth is found by its shading, its rim votes weak (fb-kaisa-middle_s9816_720p60:
+        both reds scored 0.27-0.28 and were dropped in every frame)."""
+        low = np.nonzero(det.score < CLUTTER_SCORE)[0]
+        clutter = np.zeros(len(det), bool)
+        if len(low):
+            ring, _ = self.detector.surroundings(img, det.xy_px[low], det.xy_px)
+            clutter[low] = ring > CLUTTER_RING_FRACTION
+        return _balls_only(det, keep, clutter)
 
     def _turned_away(self, det: Detections, vetted: Detections, t: float) -> None:
         """Note the round detections ``_plausible`` dropped (``det`` less ``vetted``) in a
@@ -969,10 +985,13 @@ def _none_prob(det: Detections) -> np.ndarray:
     return det.cls_prob[:, det.classes.index("none")]
 
 
-def _balls_only(det: Detections, keep: np.ndarray | None = None) -> Detections:
+def _balls_only(
+    det: Detections, keep: np.ndarray | None = None, clutter: np.ndarray | None = None
+) -> Detections:
     """Drop what the identifier thinks more likely ``none`` than any ball (hands, cues);
     ``keep``: rows kept whatever the classifier says (a crisp rim on a moving ball's way:
-    the CNN was trained on sharp balls and may call a smeared one 'none')."""
+    the CNN was trained on sharp balls and may call a smeared one 'none'); ``clutter``:
+    rows in a hand or an arm (default: every row scored below ``CLUTTER_SCORE``)."""
     if "none" not in det.classes or len(det) == 0:
         return det
     k = det.classes.index("none")
@@ -981,7 +1000,9 @@ def _balls_only(det: Detections, keep: np.ndarray | None = None) -> Detections:
     best = balls.max(axis=1)
     uniform = best - balls.min(axis=1) < 1e-9  # a tracked ball's continuation
     # inside a hand (a low score) only what the classifier is sure of is a ball
-    clutter = (det.score < CLUTTER_SCORE) & ~uniform & (best < HELD_BALL_PROB)
+    if clutter is None:
+        clutter = det.score < CLUTTER_SCORE
+    clutter = clutter & ~uniform & (best < HELD_BALL_PROB)
     ok = (p_none < NONE_DROP) & (p_none <= best) & ~clutter
     if keep is not None:
         ok |= keep & (det.score >= WAY_MIN_SCORE)
