@@ -417,7 +417,21 @@ class VisionPipeline:
         if len(low):
             ring, _ = self.detector.surroundings(img, det.xy_px[low], det.xy_px)
             clutter[low] = ring > CLUTTER_RING_FRACTION
+        rack = self._rack_rows(det)
+        if rack.any():
+            keep = rack if keep is None else keep | rack
         return _balls_only(det, keep, clutter)
+
+    def _rack_rows(self, det: Detections) -> np.ndarray:
+        """Crisp rims on the rack's slots while the rack stands (Free Pyramid: ten or
+        more slots filled, counting the balls carried from the last frame): balls,
+        whatever the classifier makes of a number printed on one (fp-rally_s9820_1080p30:
+        ball 4 read 'none' at 0.49 in the first frame; the tracker filled its slot, but
+        its view was left out of the frames' detections for 33 frames)."""
+        if len(det) == 0:
+            return np.zeros(0, bool)
+        pts = det.xy_mm if self._last is None else np.vstack([det.xy_mm, self._last.xy_mm])
+        return self.tracker.on_rack(pts)[: len(det)] & (det.score >= NEW_CRISP_SCORE)
 
     def _turned_away(self, det: Detections, vetted: Detections, t: float) -> None:
         """Note the round detections ``_plausible`` dropped (``det`` less ``vetted``) in a
