@@ -54,6 +54,9 @@ def test_a_rack_ball_read_as_none_is_reported(rack_frame):
         res = pipe.process(Frame(k, k / 30.0, img))
         d = np.linalg.norm(res.detections.xy_mm[:, None] - rack[None], axis=2)
         assert (d.min(axis=0) < 10.0).all(), f"frame {k}: a rack slot without its view"
+        # and it is reported as the ball it is, not as 'none'
+        j = int(np.argmin(d[:, SLOT]))
+        assert res.detections.labels[j] == "ivory", res.detections.cls_prob[j]
 
 
 def test_a_ball_read_as_none_off_the_rack_is_not(rack_frame):

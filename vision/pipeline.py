@@ -420,6 +420,11 @@ class VisionPipeline:
         rack = self._rack_rows(det)
         if rack.any():
             keep = rack if keep is None else keep | rack
+            if "none" in det.classes and det.cls_prob.shape[1]:
+                # a ball: its class is the classifier's best among the balls
+                p = det.cls_prob[rack]
+                p[:, det.classes.index("none")] = 0.0
+                det.cls_prob[rack] = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
         return _balls_only(det, keep, clutter)
 
     def _rack_rows(self, det: Detections) -> np.ndarray:
