@@ -1,5 +1,6 @@
 """The frame -> work shrink at a ratio that is not whole (``shrink_to_work``): the fast
-path must put things where the area mean puts them."""
+path must put things where the detector's geometry says they are (work pixel x at frame
+pixel (x + 0.5) / scale - 0.5), whatever the crop's size or sub-pixel corner."""
 
 from __future__ import annotations
 
@@ -27,17 +28,20 @@ def _centroid(img: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("scale", [0.638, 0.462, 0.31])
-def test_a_ball_lands_where_the_area_mean_puts_it(scale):
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (0.4, -0.3)])
+def test_a_ball_lands_where_the_detector_puts_it(scale, offset):
     # an odd-sized crop (not whole blocks of the first, whole-ratio shrink), the ball
     # near its far corner, where a block left out would shift it most
     w, h = 203, 161
     img = _disc(w, h, (171.3, 128.6))
     size = (int(round(w * scale)), int(round(h * scale)))
+    out = shrink_to_work(img, size, scale, offset)
+    assert out.shape == (size[1], size[0], 3) and out.dtype == img.dtype
+    # work pixel x lies at crop pixel (x + 0.5) / scale - 0.5 + offset
+    want = (_centroid(img) - np.array(offset) + 0.5) * scale - 0.5
+    assert np.abs(_centroid(out) - want).max() < 0.05  # work pixels
+    # and the ball as bright as the area mean makes it (its rim a little softer)
     ref = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
-    out = shrink_to_work(img, size, scale)
-    assert out.shape == ref.shape and out.dtype == ref.dtype
-    assert np.abs(_centroid(out) - _centroid(ref)).max() < 0.05  # work pixels
-    # and its brightness as the mean gives it (the rim a little softer)
     assert abs(float(out[..., 0].astype(float).sum()) / float(ref[..., 0].sum()) - 1) < 0.02
 
 

@@ -130,30 +130,36 @@ def _snapped_scale(scale: float) -> float:
     return scale
 
 
-def shrink_to_work(crop: np.ndarray, size: tuple[int, int], scale: float) -> np.ndarray:
-    """A frame crop shrunk to ``size`` (width, height) at the frame -> work ``scale``.
+def shrink_to_work(
+    crop: np.ndarray, size: tuple[int, int], scale: float, offset: tuple[float, float] = (0, 0)
+) -> np.ndarray:
+    """A frame crop shrunk to ``size`` (width, height) work pixels at the frame -> work
+    ``scale``: work pixel x lies at crop pixel ``(x + 0.5) / scale - 0.5 + offset[0]``
+    (the detector's geometry; ``offset``: where the work box's edge lies in the crop,
+    under half a pixel when the crop's corner was rounded to a whole pixel).
 
-    At a whole-number ratio (1/k) an area mean, OpenCV's fast path.  Otherwise the
-    area mean costs ~10 times as much (~0.35 ms a searched window, 3 ms a frame at a
-    1080p break): the crop is shrunk by the largest whole ratio k below the scale (an
-    area mean, when k >= 2), then bilinearly to ``size``, each output pixel taken
-    from where an area mean would centre it."""
+    At a whole-number ratio (1/k) an area mean, OpenCV's fast path (offset 0: the box
+    lies on whole pixels).  Otherwise OpenCV's area mean costs ~10 times as much (~0.35
+    ms a searched window, 3 ms a frame at a 1080p break): the crop is shrunk by the
+    largest whole ratio k below the scale (an area mean, when k >= 2), then sampled
+    bilinearly where each work pixel lies."""
     h, w = crop.shape[:2]
     if (w, h) == tuple(size):
         return crop
     k = int(1.0 / scale + 1e-9)
     if k < 1 or abs(k * scale - 1.0) < 1e-9:
         return cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
-    if k == 1 or w < k or h < k:
-        return cv2.resize(crop, size, interpolation=cv2.INTER_LINEAR)
-    whole = crop[: h - h % k, : w - w % k]
-    part = cv2.resize(whole, (w // k, h // k), interpolation=cv2.INTER_AREA)
-    # work pixel x lies at crop pixel (x + 0.5) * w / size[0] - 0.5, and a part
-    # pixel u at crop pixel (u + 0.5) * k - 0.5 (the part covers whole k-blocks)
-    ax, ay = w / (k * size[0]), h / (k * size[1])
-    m = np.array([[ax, 0.0, 0.5 * ax - 0.5], [0.0, ay, 0.5 * ay - 0.5]])
+    if k >= 2 and w >= k and h >= k:
+        whole = crop[: h - h % k, : w - w % k]
+        crop = cv2.resize(whole, (w // k, h // k), interpolation=cv2.INTER_AREA)
+    else:
+        k = 1
+    # a part pixel u covers crop pixels [u k, (u + 1) k): crop pixel c is part pixel
+    # (c + 0.5) / k - 0.5
+    a = 1.0 / (scale * k)
+    m = np.array([[a, 0.0, 0.5 * a + offset[0] / k - 0.5], [0.0, a, 0.5 * a + offset[1] / k - 0.5]])
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    return cv2.warpAffine(part, m, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(crop, m, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _whole_steps(a: int, b: int, size: int, scale: float) -> tuple[int, int]:
@@ -295,11 +301,17 @@ class BallDetector:
         crop = image[y0:y1, x0:x1]
         if self.scale >= 1.0:
             return crop
-        return self.shrink(crop, self.work_size)
+        return self.shrink(crop, (0, 0, *self.work_size), (x0, y0))
 
-    def shrink(self, crop: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-        """Frame pixels -> work pixels (``size``: the work box's width and height)."""
-        return shrink_to_work(crop, size, self.scale)
+    def shrink(
+        self, crop: np.ndarray, box: tuple[int, int, int, int], corner: tuple[int, int]
+    ) -> np.ndarray:
+        """The work pixels of work box ``box`` from ``crop``, a frame crop whose first
+        pixel is frame pixel ``corner``."""
+        x0, y0 = self.roi[:2]
+        bx0, by0, bx1, by1 = box
+        offset = (x0 + bx0 / self.scale - corner[0], y0 + by0 / self.scale - corner[1])
+        return shrink_to_work(crop, (bx1 - bx0, by1 - by0), self.scale, offset)
 
     def _chroma_intensity(self, work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         f = work.astype(np.float32)
@@ -482,7 +494,7 @@ class BallDetector:
             if crop.size == 0:
                 continue
             keep = (bx0 - ex0, by0 - ey0, bx1 - ex0, by1 - ey0)
-            jobs.append((crop, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px))
+            jobs.append((crop, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px, (fx0, fy0)))
         # per searched box: foreground, brightness, origin, box, candidates (each window
         # on its own: with worker threads, in parallel -- the same results, in order)
         windows = self._map(self._window, jobs, size=lambda job: job[0].shape[0] * job[0].shape[1])
@@ -557,8 +569,8 @@ class BallDetector:
         """One searched window: its foreground, brightness, origin, keep box and the
         candidates (coarse centres in frame pixels, scores) -- a pure function of the
         frame's pixels (no detector state changes), so windows may run in parallel."""
-        crop, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px = job
-        work = self.shrink(crop, (ex1 - ex0, ey1 - ey0))
+        crop, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px, corner = job
+        work = self.shrink(crop, (ex0, ey0, ex1, ey1), corner)
         fg, rel = self.foreground(work, (ex0, ey0))
         votes = self.rim_votes(work)
         cand = self._candidates(fg, rel, votes, (ex0, ey0), keep, skip_px, neighbours_px)
@@ -1118,7 +1130,7 @@ class BallDetector:
             crop = image[fy0:fy1, fx0:fx1]
             if crop.size == 0:
                 continue
-            crop = self.shrink(crop, (bx1 - bx0, by1 - by0))
+            crop = self.shrink(crop, (bx0, by0, bx1, by1), (fx0, fy0))
             fg, rel = self.foreground(crop, (bx0, by0))
             p = wxy[i : i + 1] - np.array([bx0, by0])
             oth = np.vstack([p, wot - np.array([bx0, by0])])

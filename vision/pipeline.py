@@ -813,7 +813,7 @@ class VisionPipeline:
         crop = self._img[fy0:fy1, fx0:fx1]
         if crop.size == 0:
             return None, (bx0, by0)
-        work = self.detector.shrink(crop, (bx1 - bx0, by1 - by0))
+        work = self.detector.shrink(crop, (bx0, by0, bx1, by1), (fx0, fy0))
         fg, _ = self.detector.foreground(work, (bx0, by0))
         return fg, (bx0, by0)
 
