@@ -408,10 +408,11 @@ class VisionPipeline:
     def _balls_only(
         self, img: np.ndarray, det: Detections, keep: np.ndarray | None = None
     ) -> Detections:
-        """``_balls_only`` with its clutter rows: those scored low that have unexplained
-        foreground around them.  A low score alone may be a faint rim: a red ball on
-        red cloth is found by its shading, its rim votes weak (fb-kaisa-middle_s9816_720p60:
-        both reds scored 0.27-0.28 and were dropped in every frame)."""
+        """``_balls_only`` with its clutter rows -- those scored low that have unexplained
+        foreground around them (a low score alone may be a faint rim: a red ball on red
+        cloth is found by its shading, its rim votes weak; fb-kaisa-middle_s9816_720p60's
+        reds scored 0.27-0.28 and were dropped in every frame) -- and the rack's crisp
+        rims kept as balls (``_rack_rows``), 'none' taken out of their class rows."""
         low = np.nonzero(det.score < CLUTTER_SCORE)[0]
         clutter = np.zeros(len(det), bool)
         if len(low):
