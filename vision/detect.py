@@ -301,16 +301,31 @@ class BallDetector:
         crop = image[y0:y1, x0:x1]
         if self.scale >= 1.0:
             return crop
-        return self.shrink(crop, (0, 0, *self.work_size), (x0, y0))
+        return shrink_to_work(crop, self.work_size, self.scale)
 
-    def shrink(
-        self, crop: np.ndarray, box: tuple[int, int, int, int], corner: tuple[int, int]
-    ) -> np.ndarray:
-        """The work pixels of work box ``box`` from ``crop``, a frame crop whose first
-        pixel is frame pixel ``corner``."""
+    def frame_span(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        """The frame pixels under work box ``box``: x0, y0, x1, y1 (rounded to whole
+        pixels; ``work_pixels`` accounts for the rounding)."""
+        x0, y0 = self.roi[:2]
+        s = self.scale
+        bx0, by0, bx1, by1 = box
+        return (
+            int(round(x0 + bx0 / s)),
+            int(round(y0 + by0 / s)),
+            int(round(x0 + bx1 / s)),
+            int(round(y0 + by1 / s)),
+        )
+
+    def work_pixels(self, image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:
+        """Work box ``box`` of a frame, in work pixels (None when no frame pixel lies
+        under it)."""
+        fx0, fy0, fx1, fy1 = self.frame_span(box)
+        crop = image[fy0:fy1, fx0:fx1]
+        if crop.size == 0:
+            return None
         x0, y0 = self.roi[:2]
         bx0, by0, bx1, by1 = box
-        offset = (x0 + bx0 / self.scale - corner[0], y0 + by0 / self.scale - corner[1])
+        offset = (x0 + bx0 / self.scale - fx0, y0 + by0 / self.scale - fy0)
         return shrink_to_work(crop, (bx1 - bx0, by1 - by0), self.scale, offset)
 
     def _chroma_intensity(self, work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -479,25 +494,22 @@ class BallDetector:
         self._coarse_px = None if coarse_px is None else np.asarray(coarse_px, float).reshape(-1, 2)
         ww, wh = self.work_size
         m = int(math.ceil(2.2 * self.r_work))
-        rx0, ry0 = self.roi[:2]
-        jobs = []  # per searched box: its window (work pixels) and the frame pixels under it
+        jobs = []  # per searched box: the frame, its window (work pixels), the keep box
         for bx0, by0, bx1, by1 in boxes_work:
             ex0, ey0 = max(0, bx0 - m), max(0, by0 - m)
             ex1, ey1 = min(ww, bx1 + m), min(wh, by1 + m)
             if ex1 - ex0 < 3 or ey1 - ey0 < 3:
                 continue
-            fx0 = int(round(rx0 + ex0 / self.scale))
-            fy0 = int(round(ry0 + ey0 / self.scale))
-            fx1 = int(round(rx0 + ex1 / self.scale))
-            fy1 = int(round(ry0 + ey1 / self.scale))
-            crop = image[fy0:fy1, fx0:fx1]
-            if crop.size == 0:
+            fx0, fy0, fx1, fy1 = self.frame_span((ex0, ey0, ex1, ey1))
+            if image[fy0:fy1, fx0:fx1].size == 0:
                 continue
             keep = (bx0 - ex0, by0 - ey0, bx1 - ex0, by1 - ey0)
-            jobs.append((crop, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px, (fx0, fy0)))
+            jobs.append((image, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px))
         # per searched box: foreground, brightness, origin, box, candidates (each window
         # on its own: with worker threads, in parallel -- the same results, in order)
-        windows = self._map(self._window, jobs, size=lambda job: job[0].shape[0] * job[0].shape[1])
+        windows = self._map(
+            self._window, jobs, size=lambda job: (job[1][2] - job[1][0]) * (job[1][3] - job[1][1])
+        )
         if not windows:
             self._coarse_px = None
             return Detections.empty(frame, t)
@@ -569,8 +581,8 @@ class BallDetector:
         """One searched window: its foreground, brightness, origin, keep box and the
         candidates (coarse centres in frame pixels, scores) -- a pure function of the
         frame's pixels (no detector state changes), so windows may run in parallel."""
-        crop, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px, corner = job
-        work = self.shrink(crop, (ex0, ey0, ex1, ey1), corner)
+        image, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px = job
+        work = self.work_pixels(image, (ex0, ey0, ex1, ey1))
         fg, rel = self.foreground(work, (ex0, ey0))
         votes = self.rim_votes(work)
         cand = self._candidates(fg, rel, votes, (ex0, ey0), keep, skip_px, neighbours_px)
@@ -1125,13 +1137,10 @@ class BallDetector:
             )
             if bx1 - bx0 < 3 or by1 - by0 < 3:
                 continue
-            fx0, fy0 = int(round(x0 + bx0 / self.scale)), int(round(y0 + by0 / self.scale))
-            fx1, fy1 = int(round(x0 + bx1 / self.scale)), int(round(y0 + by1 / self.scale))
-            crop = image[fy0:fy1, fx0:fx1]
-            if crop.size == 0:
+            work = self.work_pixels(image, (bx0, by0, bx1, by1))
+            if work is None:
                 continue
-            crop = self.shrink(crop, (bx0, by0, bx1, by1), (fx0, fy0))
-            fg, rel = self.foreground(crop, (bx0, by0))
+            fg, rel = self.foreground(work, (bx0, by0))
             p = wxy[i : i + 1] - np.array([bx0, by0])
             oth = np.vstack([p, wot - np.array([bx0, by0])])
             ring[i] = self._unexplained_ring(fg, p, oth, outer=bool(outer[i]))[0]

@@ -807,14 +807,9 @@ class VisionPipeline:
         bx0, by0, bx1, by1 = self.detector.work_box(box_px)
         if bx1 - bx0 < 2 or by1 - by0 < 2:
             return None, (bx0, by0)
-        x0, y0 = self.detector.roi[:2]
-        sc = self.detector.scale
-        fx0, fy0 = int(round(x0 + bx0 / sc)), int(round(y0 + by0 / sc))
-        fx1, fy1 = int(round(x0 + bx1 / sc)), int(round(y0 + by1 / sc))
-        crop = self._img[fy0:fy1, fx0:fx1]
-        if crop.size == 0:
+        work = self.detector.work_pixels(self._img, (bx0, by0, bx1, by1))
+        if work is None:
             return None, (bx0, by0)
-        work = self.detector.shrink(crop, (bx0, by0, bx1, by1), (fx0, fy0))
         fg, _ = self.detector.foreground(work, (bx0, by0))
         return fg, (bx0, by0)
 

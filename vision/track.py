@@ -677,7 +677,7 @@ class BallTracker:
             else:
                 self._miss(tr, pred[tr.ball], det, events)
         self._settle_provisional(set(matched), det)
-        loose = [j for j in np.nonzero(det.is_streak)[0] if int(j) not in matched_det]
+        loose = [j for j in np.nonzero(streak)[0] if int(j) not in matched_det]
         self.note_loose_streaks(det.t, det.xy_mm[loose])
         self._rows_back = []
         self._new_balls(det, [j for j in range(n_det) if j not in matched_det], events, visible)
