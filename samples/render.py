@@ -656,7 +656,9 @@ class Renderer:
         n_sub = max(1, int(n_sub))
         ts = t0 + (np.arange(n_sub) + 0.5) / n_sub * exposure_s
         subs = [dict(pose_fn(float(t))) for t in ts]
-        ids = set().union(*[s.keys() for s in subs])
+        # sorted: a set's order follows the process's string hashing, and balls that
+        # overlap in a sub-frame are drawn in this order (renders differed run to run)
+        ids = sorted(set().union(*[s.keys() for s in subs]))
         static: dict[str, BallPose] = {}
         moving: list[str] = []
         for b in ids:
