@@ -4,7 +4,10 @@ A small CNN run with onnxruntime (``models/ball_classifier.onnx``, trained by
 ``models/train_ball_classifier.py`` on crops the project renders itself) looks at
 a crop around each detection and says ivory, white 1 (one dot), white 2 (two
 dots), red, yellow -- or ``none`` (a hand, a cue: not a ball).  Colour cannot tell
-the whites apart; the CNN sees the dots.  Without the model file, colour rules
+the whites apart; the CNN sees the dots, but at 1080p it read a white 2 whose dots lay
+~2 px apart as white 1.  So in Five Ball a second CNN (``models/white_dots.onnx``,
+``models/train_white_dots.py``), on a finer crop of the ball alone, says which white
+a pale crop is.  Without the model file, colour rules
 take over: the median hue/saturation of a ball's core (highlights left out)
 separates pale balls from coloured ones and red from yellow; both whites then
 stay 50/50 and the tracker keeps them apart by motion alone.
@@ -36,6 +39,12 @@ CORE_FRACTION = 0.6  # radius of the sampled core / ball radius
 CROP_SIZE_PX = 40  # CNN input: a ball crop resampled to this size (1080p: about native)
 CROP_DIAMETERS = 1.33  # the crop spans this many ball diameters
 MODEL_NAME = "ball_classifier.onnx"
+# The white-dots model (models/train_white_dots.py): white 1 or white 2, on a finer crop
+# of the ball alone (720p: upsampled about 1.7x, 1080p: about native).
+DOTS_CROP_PX = 32
+DOTS_CROP_DIAMETERS = 1.15
+DOTS_MODEL_NAME = "white_dots.onnx"
+DOTS_MIN_WHITE_PROB = 0.2  # the dots model looks at crops the first model calls this white
 # The CNN's classes (models/train_ball_classifier.py) and how they map to each game's.
 CNN_CLASSES = ("ivory", "W1", "W2", "red", "yellow", "none")
 CNN_TO_GAME = {
@@ -91,13 +100,23 @@ class BallIdentifier:
     """
 
     def __init__(
-        self, game: str, model_path: str | Path | None = None, use_model: bool = True
+        self,
+        game: str,
+        model_path: str | Path | None = None,
+        use_model: bool = True,
+        dots_model_path: str | Path | None = None,
     ) -> None:
         if game not in GAME_CLASSES:
             raise ValueError(f"unknown game {game!r}")
         self.game = game
         self.classes = GAME_CLASSES[game]
-        self._session = _load_model(model_path) if use_model else None
+        self._session = _load_model(model_path, MODEL_NAME) if use_model else None
+        # white 1 or white 2: only Five Ball has dotted whites
+        self._dots = (
+            _load_model(dots_model_path, DOTS_MODEL_NAME)
+            if self._session is not None and game == "five-ball"
+            else None
+        )
         cols = []
         for c in self.classes:
             w = CNN_TO_GAME[game][c]
@@ -107,6 +126,11 @@ class BallIdentifier:
     @property
     def has_model(self) -> bool:
         return self._session is not None
+
+    @property
+    def has_dots_model(self) -> bool:
+        """Whether white 1 vs white 2 comes from the white-dots model."""
+        return self._dots is not None
 
     def identify(self, image: np.ndarray, det: Detections) -> Detections:
         n = len(det)
@@ -134,11 +158,34 @@ class BallIdentifier:
         return np.column_stack([half, half, p_col * p_red, p_col * (1 - p_red), zero])
 
     def cnn_probabilities(self, image: np.ndarray, xy_px: np.ndarray, radius_px) -> np.ndarray:
-        """Softmax over ``CNN_CLASSES`` for ball crops."""
+        """Softmax over ``CNN_CLASSES`` for ball crops.
+
+        With the white-dots model (Five Ball), a crop the first model calls pale (ivory,
+        white 1 and white 2 together at least ``DOTS_MIN_WHITE_PROB``: Five Ball has no
+        ivory ball, an ivory read is a white whose dots it did not see) keeps that
+        probability, split between white 1 and white 2 as the dots model says.
+        """
         crops = np.stack([ball_crop(image, xy, r) for xy, r in zip(xy_px, radius_px, strict=True)])
-        logits = self._session.run(None, {"crops": crops})[0]
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        return e / e.sum(1, keepdims=True)
+        p = _softmax(self._session.run(None, {"crops": crops})[0])
+        if self._dots is None:
+            return p
+        pale = [CNN_CLASSES.index(c) for c in ("ivory", "W1", "W2")]
+        white = p[:, pale].sum(1)
+        sel = np.nonzero(white >= DOTS_MIN_WHITE_PROB)[0]
+        if len(sel):
+            dots = np.stack(
+                [normalise_crop(dots_crop_pixels(image, xy_px[i], radius_px[i])) for i in sel]
+            )
+            p_w2 = _softmax(self._dots.run(None, {"crops": dots})[0])[:, 1]
+            p[sel, pale[0]] = 0.0
+            p[sel, pale[1]] = white[sel] * (1.0 - p_w2)
+            p[sel, pale[2]] = white[sel] * p_w2
+        return p
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
 
 
 def ball_crop(image: np.ndarray, xy_px, radius_px: float) -> np.ndarray:
@@ -148,13 +195,20 @@ def ball_crop(image: np.ndarray, xy_px, radius_px: float) -> np.ndarray:
 
 def crop_pixels(image: np.ndarray, xy_px, radius_px: float) -> np.ndarray:
     """The (CROP_SIZE_PX, CROP_SIZE_PX, 3) uint8 pixels of a ball's crop, before normalising."""
-    half = CROP_DIAMETERS * float(radius_px)
-    s = CROP_SIZE_PX / (2 * half)
+    return _square(image, xy_px, radius_px, CROP_SIZE_PX, CROP_DIAMETERS, cv2.INTER_AREA)
+
+
+def dots_crop_pixels(image: np.ndarray, xy_px, radius_px: float) -> np.ndarray:
+    """The (DOTS_CROP_PX, DOTS_CROP_PX, 3) uint8 pixels the white-dots model looks at."""
+    return _square(image, xy_px, radius_px, DOTS_CROP_PX, DOTS_CROP_DIAMETERS, cv2.INTER_LINEAR)
+
+
+def _square(image: np.ndarray, xy_px, radius_px: float, size: int, diameters: float, interp: int):
+    half = diameters * float(radius_px)
+    s = size / (2 * half)
     x, y = float(xy_px[0]), float(xy_px[1])
-    M = np.array([[s, 0, CROP_SIZE_PX / 2 - s * x], [0, s, CROP_SIZE_PX / 2 - s * y]])
-    return cv2.warpAffine(
-        image, M, (CROP_SIZE_PX, CROP_SIZE_PX), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT
-    )
+    M = np.array([[s, 0, size / 2 - s * x], [0, s, size / 2 - s * y]])
+    return cv2.warpAffine(image, M, (size, size), flags=interp, borderMode=cv2.BORDER_REFLECT)
 
 
 def normalise_crop(pixels: np.ndarray) -> np.ndarray:
@@ -164,13 +218,13 @@ def normalise_crop(pixels: np.ndarray) -> np.ndarray:
     return c.transpose(2, 0, 1).copy()
 
 
-def _load_model(model_path: str | Path | None):
+def _load_model(model_path: str | Path | None, name: str):
     try:
         import onnxruntime as ort
     except ImportError:  # pragma: no cover - a declared dependency
         return None
     if model_path is None:
-        res = resources.files("luza.models") / MODEL_NAME
+        res = resources.files("luza.models") / name
         if not res.is_file():
             return None
         model_path = Path(str(res))
