@@ -149,6 +149,13 @@ JUMP_BACK_RADII = 3.0
 # (W1 and W2 are one colour): fp-jump_s9309_720p60, an ivory ball hidden for a frame
 # under a sleeve the cloth's colour took the yellow put back by hand 576 mm away (P(Y) 1.0).
 STILL_MIN_COLOUR_PROB = 0.02
+# ... nor, while its spot is covered, does it turn into something the classifier reads
+# as "none" at least this many times as well as its colour: a palm's edge beside the
+# yellow as a hand covered it (rim score 0.75, none 0.48, yellow 0.21) took the yellow
+# 46 mm away, and it sat on the palm for two seconds (fp-rally_s9931_1080p60: 122 false
+# detections).  A streak has no row.  A spot showing cloth again is a ball gone: a red
+# struck on a red cloth reads "none" as much as red (fb-kaisa-middle_s9816_720p60).
+STILL_NONE_OVER_COLOUR = 1.0
 
 
 # A provisional first-frame id given up goes to a ball that reads as its class by this
@@ -639,6 +646,10 @@ class BallTracker:
                 back = self._cannot_turn_back(tr, since)
                 line = self._lost_line(tr, since) if streak.any() else None
                 colour_p = None if moving else self._colour_prob(det, tr.cls)
+                none_p = None
+                if colour_p is not None and self.occluded is not None and self.occluded(tr.xy):
+                    # its spot covered: the ball may lie there still, under a hand
+                    none_p = self._colour_prob(det, "none")
                 for jj, j in enumerate(rest_det):
                     if streak[j] and not moving and not self.struck_into(tr, det, j):
                         continue
@@ -650,7 +661,14 @@ class BallTracker:
                         continue  # behind a ball in motion that nothing can send back
                     if (
                         colour_p is not None
-                        and colour_p[j] < STILL_MIN_COLOUR_PROB
+                        and (
+                            colour_p[j] < STILL_MIN_COLOUR_PROB
+                            or (
+                                none_p is not None
+                                and not streak[j]
+                                and none_p[j] >= STILL_NONE_OVER_COLOUR * colour_p[j]
+                            )
+                        )
                         and float(np.linalg.norm(det.xy_mm[j] - tr.xy)) > REST_GATE_RADII * self.R
                     ):
                         continue  # a still ball struck unseen keeps its colour
