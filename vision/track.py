@@ -156,6 +156,10 @@ STILL_MIN_COLOUR_PROB = 0.02
 # detections).  A streak has no row.  A spot showing cloth again is a ball gone: a red
 # struck on a red cloth reads "none" as much as red (fb-kaisa-middle_s9816_720p60).
 STILL_NONE_OVER_COLOUR = 1.0
+# ... unless its rim is this crisp: the white struck in LukasSeglias video_13, the cue
+# over its spot, read none 0.97 on a full rim (1.0) 42 mm from it -- the ball itself
+# (the pipeline keeps such a rim near a still ball's spot whatever the classifier says)
+STILL_NONE_MAX_SCORE = 0.9
 
 
 # A provisional first-frame id given up goes to a ball that reads as its class by this
@@ -666,6 +670,7 @@ class BallTracker:
                             or (
                                 none_p is not None
                                 and not streak[j]
+                                and det.score[j] < STILL_NONE_MAX_SCORE
                                 and none_p[j] >= STILL_NONE_OVER_COLOUR * colour_p[j]
                             )
                         )
