@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from luza.models.train_ball_classifier import random_rotation
+from luza.models.train_ball_classifier import export, random_rotation
 from luza.models.train_ball_classifier_candidate import _alias_renderer, coded, hard_rotation
 
 HERE = Path(__file__).resolve().parent
@@ -254,22 +254,6 @@ def train(X: np.ndarray, y: np.ndarray, epochs: int, seed: int, log=print):
         sched.step()
         log(f"epoch {ep + 1}/{epochs}: loss {tot / len(y):.4f}")
     return model
-
-
-def export(model, path: Path, crop: int) -> None:
-    import torch
-
-    model.eval()
-    torch.onnx.export(
-        model,
-        torch.zeros(1, 3, crop, crop),
-        str(path),
-        input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
 
 
 def report(p_w2: np.ndarray, d: dict, sel: np.ndarray) -> dict[str, float]:
