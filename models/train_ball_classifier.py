@@ -183,24 +183,27 @@ def make_dataset(n_frames: int, seed: int = 7, frames_per_table: int = 20, log=p
     return np.stack(X).astype(np.float32), np.array(y, np.int64)
 
 
-def build_model():
+def conv_net(stages: tuple[tuple[int, ...], ...], n_classes: int):
+    """3x3 convolutions (batch norm, ReLU), stage by stage with a 2x2 max pool between
+    stages, then a global average and a linear layer: ``stages`` lists each stage's
+    widths (the ball classifier's, the white-dots model's and the candidate's nets)."""
     import torch.nn as nn
 
-    def block(i, o):
-        return nn.Sequential(nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU())
+    layers, width = [], 3
+    for k, stage in enumerate(stages):
+        if k:
+            layers.append(nn.MaxPool2d(2))
+        for out in stage:
+            layers.append(
+                nn.Sequential(nn.Conv2d(width, out, 3, padding=1), nn.BatchNorm2d(out), nn.ReLU())
+            )
+            width = out
+    head = [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(width, n_classes)]
+    return nn.Sequential(*layers, *head)
 
-    return nn.Sequential(
-        block(3, 16),
-        block(16, 16),
-        nn.MaxPool2d(2),
-        block(16, 32),
-        block(32, 32),
-        nn.MaxPool2d(2),
-        block(32, 64),
-        nn.AdaptiveAvgPool2d(1),
-        nn.Flatten(),
-        nn.Linear(64, len(CLASSES)),
-    )
+
+def build_model():
+    return conv_net(((16, 16), (32, 32), (64,)), len(CLASSES))
 
 
 def train(X: np.ndarray, y: np.ndarray, epochs: int, seed: int = 7, log=print):

@@ -86,6 +86,7 @@ from luza.models.train_ball_classifier import (
     ONNX_NAME,
     _ball_class,
     _layout,
+    conv_net,
     export,
     random_rotation,
 )
@@ -566,23 +567,7 @@ def build_model():
     """One 3x3 layer at full crop size, then two at 1/2 and two at 1/4: the same cost as
     two layers at full size but deeper where the dots' shapes are compared (a pair seen
     edge-on against one dot)."""
-    import torch.nn as nn
-
-    def block(i, o):
-        return nn.Sequential(nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU())
-
-    return nn.Sequential(
-        block(3, 16),
-        nn.MaxPool2d(2),
-        block(16, 32),
-        block(32, 32),
-        nn.MaxPool2d(2),
-        block(32, 64),
-        block(64, 64),
-        nn.AdaptiveAvgPool2d(1),
-        nn.Flatten(),
-        nn.Linear(64, len(CLASSES)),
-    )
+    return conv_net(((16,), (32, 32), (64, 64)), len(CLASSES))
 
 
 def normalised(P: np.ndarray) -> np.ndarray:

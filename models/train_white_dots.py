@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from luza.models.train_ball_classifier import export, random_rotation
+from luza.models.train_ball_classifier import conv_net, export, random_rotation
 from luza.models.train_ball_classifier_candidate import _alias_renderer, coded, hard_rotation
 
 HERE = Path(__file__).resolve().parent
@@ -185,24 +185,7 @@ def _table_crops(k: int, frames_per_table: int, seed: int) -> dict:
 
 
 def build_model():
-    import torch.nn as nn
-
-    def block(i, o):
-        return nn.Sequential(nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU())
-
-    return nn.Sequential(
-        block(3, 16),
-        block(16, 16),
-        nn.MaxPool2d(2),
-        block(16, 32),
-        block(32, 32),
-        nn.MaxPool2d(2),
-        block(32, 64),
-        block(64, 64),
-        nn.AdaptiveAvgPool2d(1),
-        nn.Flatten(),
-        nn.Linear(64, len(CLASSES)),
-    )
+    return conv_net(((16, 16), (32, 32), (64, 64)), len(CLASSES))
 
 
 def _inputs(X: np.ndarray) -> np.ndarray:
