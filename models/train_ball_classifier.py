@@ -206,6 +206,20 @@ def build_model():
     return conv_net(((16, 16), (32, 32), (64,)), len(CLASSES))
 
 
+def augmented_batches(Xt, perm: np.ndarray, rng: np.random.Generator, size: int = 128):
+    """``(rows, crops)`` batches of ``size`` of ``Xt`` (a torch tensor) in ``perm``'s
+    order, each flipped (half the time) and turned by a random quarter: a ball has no
+    orientation."""
+    import torch
+
+    for b0 in range(0, len(perm), size):
+        bi = perm[b0 : b0 + size]
+        xb = Xt[bi]
+        if rng.random() < 0.5:
+            xb = torch.flip(xb, dims=[3])
+        yield bi, torch.rot90(xb, int(rng.integers(4)), dims=[2, 3])
+
+
 def train(X: np.ndarray, y: np.ndarray, epochs: int, seed: int = 7, log=print):
     import torch
 
@@ -227,13 +241,7 @@ def train(X: np.ndarray, y: np.ndarray, epochs: int, seed: int = 7, log=print):
         model.train()
         perm = rng.permutation(tr)
         tot = 0.0
-        for b0 in range(0, len(perm), 128):
-            bi = perm[b0 : b0 + 128]
-            xb = Xt[bi]
-            # augmentation: flips and 90-degree turns (a ball has no orientation)
-            if rng.random() < 0.5:
-                xb = torch.flip(xb, dims=[3])
-            xb = torch.rot90(xb, int(rng.integers(4)), dims=[2, 3])
+        for bi, xb in augmented_batches(Xt, perm, rng):
             opt.zero_grad()
             loss = lossf(model(xb), yt[bi])
             loss.backward()

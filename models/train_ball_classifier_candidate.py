@@ -86,6 +86,7 @@ from luza.models.train_ball_classifier import (
     ONNX_NAME,
     _ball_class,
     _layout,
+    augmented_batches,
     conv_net,
     export,
     random_rotation,
@@ -617,13 +618,7 @@ def train(
         )
         perm = rng.permutation(tr)
         tot = 0.0
-        for b0 in range(0, len(perm), 128):
-            bi = perm[b0 : b0 + 128]
-            xb = Xt[bi]
-            # augmentation: flips and 90-degree turns (a ball has no orientation)
-            if rng.random() < 0.5:
-                xb = torch.flip(xb, dims=[3])
-            xb = torch.rot90(xb, int(rng.integers(4)), dims=[2, 3])
+        for bi, xb in augmented_batches(Xt, perm, rng):
             opt.zero_grad()
             logp = torch.log_softmax(model(xb), dim=1)
             loss = -(targets[yt[bi]] * logp).sum(dim=1).mean()

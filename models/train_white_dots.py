@@ -35,7 +35,12 @@ from pathlib import Path
 
 import numpy as np
 
-from luza.models.train_ball_classifier import conv_net, export, random_rotation
+from luza.models.train_ball_classifier import (
+    augmented_batches,
+    conv_net,
+    export,
+    random_rotation,
+)
 from luza.models.train_ball_classifier_candidate import _alias_renderer, coded, hard_rotation
 
 HERE = Path(__file__).resolve().parent
@@ -222,13 +227,7 @@ def train(X: np.ndarray, y: np.ndarray, epochs: int, seed: int, log=print):
         model.train()
         perm = rng.permutation(len(y))
         tot = 0.0
-        for b0 in range(0, len(perm), 128):
-            bi = perm[b0 : b0 + 128]
-            xb = Xt[bi]
-            # flips and quarter turns: the dots have no preferred orientation
-            if rng.random() < 0.5:
-                xb = torch.flip(xb, dims=[3])
-            xb = torch.rot90(xb, int(rng.integers(4)), dims=[2, 3])
+        for bi, xb in augmented_batches(Xt, perm, rng):
             opt.zero_grad()
             loss = lossf(model(xb), yt[bi])
             loss.backward()
