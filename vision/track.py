@@ -638,6 +638,9 @@ class BallTracker:
         rest_det = [j for j in range(n_det) if j not in matched_det]
         if rest_tr and rest_det:
             C = np.full((len(rest_tr), len(rest_det)), GATED_COST)
+            none_p = self._colour_prob(det, "none")
+            # rows a still ball with its spot covered does not take if they read 'none'
+            doubtful = ~streak & (det.score < STILL_NONE_MAX_SCORE)
             for i, tr in enumerate(rest_tr):
                 if tr.falling or tr.provisional_until is not None:
                     continue
@@ -650,10 +653,13 @@ class BallTracker:
                 back = self._cannot_turn_back(tr, since)
                 line = self._lost_line(tr, since) if streak.any() else None
                 colour_p = None if moving else self._colour_prob(det, tr.cls)
-                none_p = None
-                if colour_p is not None and self.occluded is not None and self.occluded(tr.xy):
-                    # its spot covered: the ball may lie there still, under a hand
-                    none_p = self._colour_prob(det, "none")
+                reads_none = None
+                if colour_p is not None and none_p is not None and self.occluded is not None:
+                    reads_none = doubtful & (none_p >= STILL_NONE_OVER_COLOUR * colour_p)
+                    # its spot covered (one foreground look, only when a row is in doubt):
+                    # the ball may lie there still, under a hand
+                    if not reads_none[rest_det].any() or not self.occluded(tr.xy):
+                        reads_none = None
                 for jj, j in enumerate(rest_det):
                     if streak[j] and not moving and not self.struck_into(tr, det, j):
                         continue
@@ -667,12 +673,7 @@ class BallTracker:
                         colour_p is not None
                         and (
                             colour_p[j] < STILL_MIN_COLOUR_PROB
-                            or (
-                                none_p is not None
-                                and not streak[j]
-                                and det.score[j] < STILL_NONE_MAX_SCORE
-                                and none_p[j] >= STILL_NONE_OVER_COLOUR * colour_p[j]
-                            )
+                            or (reads_none is not None and reads_none[j])
                         )
                         and float(np.linalg.norm(det.xy_mm[j] - tr.xy)) > REST_GATE_RADII * self.R
                     ):
