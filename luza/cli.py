@@ -11,8 +11,10 @@ added without touching the others.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
+import signal
 import sys
 
 from luza import __version__
@@ -29,6 +31,8 @@ COMMAND_MODULES = (
     "luza.app.live",
     "luza.app.batch",
 )
+
+EXIT_INTERRUPTED = 130  # what main() returns after Ctrl-C (128 + SIGINT); no command returns it
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,8 +69,28 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         print(f"luza {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+
+
+def run() -> None:
+    """The ``luza`` program: :func:`main`; after Ctrl-C (its clean-up done, its message
+    printed) the process ends *by SIGINT*, as a shell expects of an interrupted command.
+
+    ``$?`` reads 130 either way, but only a death by SIGINT stops the script or loop that
+    ran luza (``for f in *.mp4; do luza analyze "$f" ...; done``): bash goes on to the next
+    command after one that caught Ctrl-C and exited 130.  The exit was also chancy:
+    CPython itself ends by SIGINT when a KeyboardInterrupt was raised inside code run by
+    ``exec`` of a string (a dataclass being made by a late import), even one caught here.
+    """
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):  # a reader gone, a stream closed
+                stream.flush()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -364,11 +365,43 @@ def test_ctrl_c_while_the_video_is_written_leaves_no_video(tmp_path):
     out = tmp_path / "out"
     argv = [*analyze(out, "--no-db", "--max-frames", "200"), "--quiet"]
     r = _interrupt(argv, lambda: (out / "stats.png").exists())  # the video comes next
-    assert r.returncode == 130 and r.stderr.strip().endswith("luza analyze: interrupted")
+    assert r.returncode == -signal.SIGINT  # ended by Ctrl-C's signal: a shell's $? is 130
+    assert r.stderr.strip().endswith("luza analyze: interrupted")
     assert "Traceback" not in r.stderr
     names = sorted(p.name for p in out.iterdir())
     assert "annotated.mp4" not in names and "summary.json" not in names, names
     assert not [n for n in names if n.startswith(".")], names
+
+
+def test_ctrl_c_stops_the_shell_script_that_runs_luza(tmp_path):
+    """``luza analyze a; luza analyze b`` in a script, Ctrl-C during the first: the script
+    stops (bash goes on after a command that caught Ctrl-C and merely exited 130)."""
+    out = tmp_path / "out"
+    luza = shlex.join([sys.executable, "-m", "luza.cli"])
+    first = shlex.join(map(str, [*analyze(out, "--no-db", "--max-frames", "200"), "--quiet"]))
+    script = f"{luza} {first}; echo the script went on > {tmp_path / 'after'}"
+    p = subprocess.Popen(
+        ["bash", "-c", script],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "stats.png").exists():  # the first run is writing its video
+            assert p.poll() is None, p.stderr.read()
+            assert time.monotonic() < deadline, "never got ready"
+            time.sleep(0.02)
+        os.killpg(p.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
+        err = p.communicate(timeout=30)[1]
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert "luza analyze: interrupted" in err and "Traceback" not in err, err
+    assert not (tmp_path / "after").exists()
 
 
 def test_ctrl_c_stops_live_cleanly_and_the_match_can_be_taken_up(tmp_path):
@@ -376,7 +409,8 @@ def test_ctrl_c_stops_live_cleanly_and_the_match_can_be_taken_up(tmp_path):
     argv = ["live", "--source", CLIP, "--game", GAME, "--calibration", TRUTH, "--db", db]
     argv += ["--port", "0", "--token", "t"]
     r = _interrupt(argv, lambda: db_count(db, "SELECT COUNT(*) FROM matches") > 0)
-    assert r.returncode == 130 and r.stderr.strip().endswith("luza live: interrupted")
+    assert r.returncode == -signal.SIGINT
+    assert r.stderr.strip().endswith("luza live: interrupted")
     assert "Traceback" not in r.stderr
     with MatchStore(db) as st:
         (m,) = st.list_matches()
