@@ -67,6 +67,7 @@ SEG_FALL, SEG_FLY, SEG_OFF = 10, 11, 12
 CROSS_TMIN_S = 1e-9
 PUSH_OVERLAP_MM = 0.05  # a ball pushing another: overlap tolerated before they are parted
 CONTACT_MM = 1e-3  # centres within a diameter plus this are touching
+PLACE_SLACK_MM = 1.0  # a ball put on the table may sit this far into a cushion or a ball
 # a ball this far (or farther) past a contact line's near side is behind the line, not on
 # it: the solver's "already past, heading in" rows are a hair past after a bounce; a ball
 # in a corner pocket's throat is also far behind a middle pocket's facing line (the facing
@@ -204,7 +205,8 @@ class Engine:
                 )
                 continue
             x, y = (float(c) for c in positions[b])
-            in_bed = R - 1.0 <= x <= geom.L - R + 1.0 and R - 1.0 <= y <= geom.W - R + 1.0
+            lo, slack = R - PLACE_SLACK_MM, PLACE_SLACK_MM
+            in_bed = lo <= x <= geom.L - R + slack and lo <= y <= geom.W - R + slack
             d_drop = np.hypot(geom.drop_c[:, 0] - x, geom.drop_c[:, 1] - y)
             in_mouth = bool(np.any(d_drop < geom.drop_r + R))  # e.g. hanging in a mouth
             if not (math.isfinite(x) and math.isfinite(y) and (in_bed or in_mouth)):
@@ -225,7 +227,7 @@ class Engine:
             for b_ in on:
                 if a_ < b_:
                     dist = float(np.linalg.norm(self.r0[a_] - self.r0[b_]))
-                    if dist < 2 * R - 1.0:
+                    if dist < 2 * R - PLACE_SLACK_MM:
                         raise PhysicsError(
                             f"balls {self.names[a_]} and {self.names[b_]} overlap "
                             f"({dist:.1f} mm apart, a ball is {2 * R:.1f} mm)"
