@@ -167,7 +167,7 @@ class VisionPipeline:
         if self._ref is None or self._last is None:
             self.detector.set_background(img)
             det = self.detector.detect(img, frame.index, frame.t)
-            det = self._balls_only(img, self._classify(img, det))
+            det = self._balls_only(img, self._classify(img, det), whole_frame=True)
             self._ref = grid.copy()
             full = True
         else:
@@ -184,7 +184,7 @@ class VisionPipeline:
                 boxes.append(self.detector.work_box((x - 2 * r, y - 2 * r, x + 2 * r, y + 2 * r)))
             if changed.mean() > FULL_REDETECT_FRACTION:
                 det = self.detector.detect(img, frame.index, frame.t)
-                det = self._balls_only(img, self._classify(img, det))
+                det = self._balls_only(img, self._classify(img, det), whole_frame=True)
                 self._ref = grid.copy()
                 full = True
             elif boxes:
@@ -406,19 +406,26 @@ class VisionPipeline:
         return det if ok.all() else det[ok]
 
     def _balls_only(
-        self, img: np.ndarray, det: Detections, keep: np.ndarray | None = None
+        self,
+        img: np.ndarray,
+        det: Detections,
+        keep: np.ndarray | None = None,
+        whole_frame: bool = False,
     ) -> Detections:
         """``_balls_only`` with its clutter rows -- those scored low that have unexplained
         foreground around them (a low score alone may be a faint rim: a red ball on red
         cloth is found by its shading, its rim votes weak; fb-kaisa-middle_s9816_720p60's
         reds scored 0.27-0.28 and were dropped in every frame) -- and the rack's crisp
-        rims kept as balls (``_rack_rows``), 'none' taken out of their class rows."""
+        rims kept as balls (``_rack_rows``), 'none' taken out of their class rows; on a
+        ``whole_frame`` detection the lone crisp rims too (``_lone_crisp_rims``)."""
         low = np.nonzero(det.score < CLUTTER_SCORE)[0]
         clutter = np.zeros(len(det), bool)
         if len(low):
             ring, _ = self.detector.surroundings(img, det.xy_px[low], det.xy_px)
             clutter[low] = ring > CLUTTER_RING_FRACTION
         rack = self._rack_rows(det)
+        if whole_frame:
+            rack |= self._lone_crisp_rims(img, det)
         if rack.any():
             keep = rack if keep is None else keep | rack
             if "none" in det.classes and det.cls_prob.shape[1]:
@@ -427,6 +434,30 @@ class VisionPipeline:
                 p[:, det.classes.index("none")] = 0.0
                 det.cls_prob[rack] = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
         return _balls_only(det, keep, clutter)
+
+    def _lone_crisp_rims(self, img: np.ndarray, det: Detections) -> np.ndarray:
+        """Rows the classifier would drop as 'none' that are balls all the same: a crisp
+        rim (``NEW_CRISP_SCORE``) alone on the cloth -- a clean ring past its colour
+        fringe, not darker than the cloth, in no arm: what a newcomer must show, less the
+        classifier's word.  Only on a whole-frame detection (the first frame), where a
+        ball at rest that is dropped is not looked at again while nothing changes there:
+        fp-pots_s10007_720p60's orange ball on a red cloth in a dim corner, rim 1.0, read
+        none 0.84 / yellow 0.13, was missed in all its 926 frames."""
+        out = np.zeros(len(det), bool)
+        if len(det) == 0 or "none" not in det.classes or not det.cls_prob.shape[1]:
+            return out
+        k = det.classes.index("none")
+        p_none = det.cls_prob[:, k]
+        best = np.delete(det.cls_prob, k, axis=1).max(axis=1)
+        dropped = (p_none >= NONE_DROP) | (p_none > best)
+        idx = np.nonzero(dropped & (det.score >= NEW_CRISP_SCORE))[0]
+        if not len(idx):
+            return out
+        outer = np.ones(len(idx), bool)
+        ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px, outer=outer)
+        for j, r, q in zip(idx, ring, rel, strict=True):
+            out[j] = r <= NEW_MAX_RING and q >= NEW_MIN_REL and not self._in_arm(det.xy_mm[j])
+        return out
 
     def _rack_rows(self, det: Detections) -> np.ndarray:
         """Crisp rims on the rack's slots while the rack stands (Free Pyramid: ten or
