@@ -335,15 +335,22 @@ def test_atomic_file_leaves_the_old_file_on_failure_and_interrupt(tmp_path):
     assert p.read_text() == "new\n" and sorted(x.name for x in tmp_path.iterdir()) == [p.name]
 
 
-def _interrupt(argv: list[str], ready, timeout_s: float = 120) -> subprocess.CompletedProcess:
-    """Run ``luza ARGV``, send it SIGINT (Ctrl-C) once ``ready()`` holds, wait for it."""
+def _interrupt(
+    argv: list[str], ready, timeout_s: float = 120, shell: str | None = None
+) -> subprocess.CompletedProcess:
+    """Run ``luza ARGV``, send it SIGINT (Ctrl-C) once ``ready()`` holds, wait for it.
+
+    ``shell``: run ``bash -c SHELL`` instead, in a process group of its own, and send the
+    SIGINT to the whole group, as a terminal's Ctrl-C reaches its foreground job."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    cmd = ["bash", "-c", shell] if shell else [sys.executable, "-m", "luza.cli", *map(str, argv)]
     p = subprocess.Popen(
-        [sys.executable, "-m", "luza.cli", *map(str, argv)],
+        cmd,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=bool(shell),
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as from a terminal
     )
     try:
@@ -352,7 +359,10 @@ def _interrupt(argv: list[str], ready, timeout_s: float = 120) -> subprocess.Com
             assert p.poll() is None, p.stderr.read()
             assert time.monotonic() < deadline, "never got ready"
             time.sleep(0.02)
-        p.send_signal(signal.SIGINT)
+        if shell:
+            os.killpg(p.pid, signal.SIGINT)
+        else:
+            p.send_signal(signal.SIGINT)
         err = p.communicate(timeout=30)[1]
     finally:
         if p.poll() is None:
@@ -380,26 +390,8 @@ def test_ctrl_c_stops_the_shell_script_that_runs_luza(tmp_path):
     luza = shlex.join([sys.executable, "-m", "luza.cli"])
     first = shlex.join(map(str, [*analyze(out, "--no-db", "--max-frames", "200"), "--quiet"]))
     script = f"{luza} {first}; echo the script went on > {tmp_path / 'after'}"
-    p = subprocess.Popen(
-        ["bash", "-c", script],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, as a terminal's foreground job
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while not (out / "stats.png").exists():  # the first run is writing its video
-            assert p.poll() is None, p.stderr.read()
-            assert time.monotonic() < deadline, "never got ready"
-            time.sleep(0.02)
-        os.killpg(p.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
-        err = p.communicate(timeout=30)[1]
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+    # Ctrl-C while the first run writes its video
+    err = _interrupt([], lambda: (out / "stats.png").exists(), shell=script).stderr
     assert "luza analyze: interrupted" in err and "Traceback" not in err, err
     assert not (tmp_path / "after").exists()
 

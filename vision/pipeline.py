@@ -366,8 +366,7 @@ class VisionPipeline:
             stale = far & ok & ~(within & ~np.array(far_stale)[None]).any(axis=1)
             idx = np.nonzero(stale)[0]
             if len(idx):
-                ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px)
-                ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
+                ok[idx] = self._alone_on_cloth(img, det, idx)
             new &= ~far
         for j in np.nonzero(streak)[0]:
             ok[j] = self._streak_explained(det, j, dt)
@@ -396,9 +395,7 @@ class VisionPipeline:
             # a crisp rim's colour fringe is no hand around it (fp-jump_s9709_720p60: the
             # yellow put back after it jumped off, turned away to the end of the clip);
             # a knuckle read as a ball rarely has a crisp rim (0.71-0.73 on fp-rally_s9729)
-            crisp = det.score[idx] >= NEW_CRISP_SCORE
-            ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px, outer=crisp)
-            ok[idx] = (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
+            ok[idx] = self._alone_on_cloth(img, det, idx, outer=det.score[idx] >= NEW_CRISP_SCORE)
         # and not part of a player's arm or hand (a fingertip can look like a clean ball;
         # the classifier, trained on rendered balls, may even be sure of a real hand)
         for j in np.nonzero(new & ok)[0]:
@@ -444,20 +441,22 @@ class VisionPipeline:
         fp-pots_s10007_720p60's orange ball on a red cloth in a dim corner, rim 1.0, read
         none 0.84 / yellow 0.13, was missed in all its 926 frames."""
         out = np.zeros(len(det), bool)
-        if len(det) == 0 or "none" not in det.classes or not det.cls_prob.shape[1]:
-            return out
-        k = det.classes.index("none")
-        p_none = det.cls_prob[:, k]
-        best = np.delete(det.cls_prob, k, axis=1).max(axis=1)
-        dropped = (p_none >= NONE_DROP) | (p_none > best)
-        idx = np.nonzero(dropped & (det.score >= NEW_CRISP_SCORE))[0]
+        idx = np.nonzero(_read_as_none(det) & (det.score >= NEW_CRISP_SCORE))[0]
         if not len(idx):
             return out
-        outer = np.ones(len(idx), bool)
-        ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px, outer=outer)
-        for j, r, q in zip(idx, ring, rel, strict=True):
-            out[j] = r <= NEW_MAX_RING and q >= NEW_MIN_REL and not self._in_arm(det.xy_mm[j])
+        out[idx] = self._alone_on_cloth(img, det, idx, outer=np.ones(len(idx), bool))
+        for j in np.nonzero(out)[0]:
+            out[j] = not self._in_arm(det.xy_mm[j])
         return out
+
+    def _alone_on_cloth(
+        self, img: np.ndarray, det: Detections, idx: np.ndarray, outer: np.ndarray | None = None
+    ) -> np.ndarray:
+        """For rows ``idx``: little unexplained foreground around each (``outer``: past a
+        crisp rim's colour fringe) and a core not darker than the cloth -- a ball put
+        down, not a knuckle, an elbow or a sleeve."""
+        ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px, outer=outer)
+        return (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
 
     def _rack_rows(self, det: Detections) -> np.ndarray:
         """Crisp rims on the rack's slots while the rack stands (Free Pyramid: ten or
@@ -1031,6 +1030,16 @@ def _none_prob(det: Detections) -> np.ndarray:
     return det.cls_prob[:, det.classes.index("none")]
 
 
+def _read_as_none(det: Detections) -> np.ndarray:
+    """Rows the identifier thinks more likely ``none`` (hands, cues) than any ball:
+    P(none) from ``NONE_DROP`` on, or above every ball's; none without that class."""
+    if len(det) == 0 or "none" not in det.classes or not det.cls_prob.shape[1]:
+        return np.zeros(len(det), bool)
+    k = det.classes.index("none")
+    p_none = det.cls_prob[:, k]
+    return (p_none >= NONE_DROP) | (p_none > np.delete(det.cls_prob, k, axis=1).max(axis=1))
+
+
 def _balls_only(
     det: Detections, keep: np.ndarray | None = None, clutter: np.ndarray | None = None
 ) -> Detections:
@@ -1040,16 +1049,14 @@ def _balls_only(
     rows in a hand or an arm (default: every row scored below ``CLUTTER_SCORE``)."""
     if "none" not in det.classes or len(det) == 0:
         return det
-    k = det.classes.index("none")
-    p_none = det.cls_prob[:, k]
-    balls = np.delete(det.cls_prob, k, axis=1)
+    balls = np.delete(det.cls_prob, det.classes.index("none"), axis=1)
     best = balls.max(axis=1)
     uniform = best - balls.min(axis=1) < 1e-9  # a tracked ball's continuation
     # inside a hand (a low score) only what the classifier is sure of is a ball
     if clutter is None:
         clutter = det.score < CLUTTER_SCORE
     clutter = clutter & ~uniform & (best < HELD_BALL_PROB)
-    ok = (p_none < NONE_DROP) & (p_none <= best) & ~clutter
+    ok = ~_read_as_none(det) & ~clutter
     if keep is not None:
         ok |= keep & (det.score >= WAY_MIN_SCORE)
     return det[ok]
