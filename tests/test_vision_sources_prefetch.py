@@ -9,7 +9,14 @@ import cv2
 import numpy as np
 import pytest
 
-from luza.vision.sources import SourceError, _Prefetch, open_source
+from luza.vision.sources import (
+    PREFETCH_BYTES,
+    PREFETCH_MIN_FRAMES,
+    SourceError,
+    _Prefetch,
+    open_source,
+    prefetch_depth,
+)
 
 
 def _decode_threads() -> list[threading.Thread]:
@@ -131,3 +138,26 @@ def test_producer_runs_at_most_depth_ahead_and_is_closed_in_its_thread():
     ahead.stop()
     assert not ahead.running
     assert closed == ["luza-decode"]
+
+
+def test_default_read_ahead_is_a_memory_budget_not_a_few_frames():
+    """A tracker's pace swings (a break: several decodes a frame; a table at rest: a
+    fraction of one), so the decoder banks frames in the slow stretch: by default as
+    many as PREFETCH_BYTES hold -- 43 frames of 1080p -- never fewer than the minimum."""
+    assert prefetch_depth(None, (1920, 1080)) == PREFETCH_BYTES // (3 * 1920 * 1080) == 43
+    assert prefetch_depth(None, (7680, 4320)) == PREFETCH_MIN_FRAMES
+    assert prefetch_depth(0, (1920, 1080)) == 0
+    assert prefetch_depth(3, (1920, 1080)) == 3
+
+
+@pytest.mark.parametrize("backend", ["opencv", "pyav"])
+def test_a_small_clip_is_decoded_whole_while_the_consumer_holds_its_first_frame(tmp_path, backend):
+    p = _write(tmp_path / "clip.mp4", n=30)  # 30 frames of 46 KB: far within the budget
+    with open_source(p, backend) as src:
+        it = iter(src)
+        assert next(it).index == 0
+        deadline = time.monotonic() + 10.0
+        while _decode_threads() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not _decode_threads()  # the decoder reached the end, nothing was taken
+        assert [f.index for f in it] == list(range(1, 30))

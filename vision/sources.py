@@ -7,9 +7,13 @@ it decodes a 720p H.264 file at ~300-350 frames/s against ~180 for PyAV with
 ``to_ndarray("bgr24")`` (``benchmarks/bench_track.py`` prints both); PyAV stays
 available as ``backend="pyav"``.
 
-A file is decoded ahead of its consumer by a thread (``PREFETCH_FRAMES`` frames
-at most): the decoders release the GIL, so tracking runs while the next frames
-decode and end to end approaches the slower of the two instead of their sum.
+A file is decoded ahead of its consumer by a thread (as many frames as
+``PREFETCH_BYTES`` hold, at least ``PREFETCH_MIN_FRAMES``): the decoders release the
+GIL, so tracking runs while the next frames decode and end to end approaches the
+slower of the two instead of their sum.  The reserve is deep because a tracker's
+pace swings: a break (every ball moving) takes it several times a frame's decoding,
+a table at rest a fraction of it; a deep queue lets the decoder bank the frames of
+the slow stretch and the tracker spend them in the fast one instead of waiting.
 Frames still come in order, none is lost, an error in the decoder is raised in
 the consumer, and the thread stops when the iteration ends, is abandoned
 (``break``) or the source is closed.
@@ -42,7 +46,11 @@ import numpy as np
 from luza.errors import LuzaError
 
 STREAM_PREFIXES = ("rtsp://", "rtmp://", "http://", "https://", "udp://", "tcp://")
-PREFETCH_FRAMES = 4  # a file's frames decoded ahead of the consumer (0: decode inline)
+# a file's frames decoded ahead of the consumer: at most this much memory (1080p BGR:
+# 43 frames; 4 frames of 1080p had end to end ~14 % slower on a rally), at least
+# PREFETCH_MIN_FRAMES
+PREFETCH_BYTES = 256 * 2**20
+PREFETCH_MIN_FRAMES = 4
 READER_JOIN_S = 5.0  # closing waits this long for a camera / stream read to return
 LIVE_BACKLOG_S = 1.0  # live: frames a slow consumer has not taken wait this long at most
 LIVE_BACKLOG_BYTES = 512 * 2**20  # ... and take this much memory at most (1080p: 85 frames)
@@ -65,6 +73,16 @@ class Frame:
     index: int
     t: float
     image: np.ndarray
+
+
+def prefetch_depth(prefetch: int | None, size: tuple[int, int]) -> int:
+    """Frames a file's decoder may run ahead: ``prefetch`` if given, else as many BGR
+    frames of ``size`` (width, height) as ``PREFETCH_BYTES`` hold, at least
+    ``PREFETCH_MIN_FRAMES``."""
+    if prefetch is not None:
+        return max(0, int(prefetch))
+    frame_bytes = max(1, 3 * size[0] * size[1])
+    return max(PREFETCH_MIN_FRAMES, PREFETCH_BYTES // frame_bytes)
 
 
 class _Prefetch:
@@ -168,7 +186,7 @@ class FrameSource:
 class PyAVFileSource(FrameSource):
     """A video file decoded with PyAV (threaded decoding, BGR output)."""
 
-    def __init__(self, path: str | Path, threads: int = 0, prefetch: int = PREFETCH_FRAMES) -> None:
+    def __init__(self, path: str | Path, threads: int = 0, prefetch: int | None = None) -> None:
         import av
 
         p = Path(path)
@@ -195,7 +213,7 @@ class PyAVFileSource(FrameSource):
         self.frame_count = int(self._stream.frames) or None
         self.name = str(p)
         self._path = p
-        self.prefetch = prefetch
+        self.prefetch = prefetch_depth(prefetch, self.size)
         self._ahead: _Prefetch | None = None
 
     def __iter__(self) -> Iterator[Frame]:
@@ -236,7 +254,7 @@ class CvCaptureSource(FrameSource):
         spec: str | int,
         live: bool | None = None,
         pace: bool = False,
-        prefetch: int = PREFETCH_FRAMES,
+        prefetch: int | None = None,
         backlog_s: float = LIVE_BACKLOG_S,
         for_tracking: bool = False,
     ) -> None:
@@ -277,7 +295,8 @@ class CvCaptureSource(FrameSource):
         self.max_backlog = 0  # the most frames that waited at once
         self.max_wait_s = 0.0  # the longest a frame waited for the consumer
         self.pace = pace  # a file replayed in real time, as a camera would deliver it
-        self.prefetch = prefetch  # a file (not live, not paced): frames decoded ahead
+        # a file (not live, not paced): frames decoded ahead
+        self.prefetch = prefetch_depth(prefetch, self.size)
         self._ahead: _Prefetch | None = None
         self._reader: threading.Thread | None = None
         self._reader_done: dict | None = None
@@ -406,13 +425,14 @@ class ArraySource(FrameSource):
 def open_source(
     spec: str | int | Path,
     backend: str = "auto",
-    prefetch: int = PREFETCH_FRAMES,
+    prefetch: int | None = None,
     for_tracking: bool = False,
 ) -> FrameSource:
     """Open a file path, a camera index (``0`` or ``"0"``) or a stream URL.
 
     ``backend``: ``"auto"`` (= ``"opencv"``, the faster decoder here) or ``"pyav"``
-    (files only).  ``prefetch``: frames of a file decoded ahead in a thread (0: none).
+    (files only).  ``prefetch``: frames of a file decoded ahead in a thread (0: none;
+    None: as many as ``PREFETCH_BYTES`` hold).
     ``for_tracking``: a tracker in this process takes the frames -- a file up to 1080p
     is decoded on one thread, leaving the other cores to it (``TRACKING_DECODE_MAX_PX``).
     """
@@ -434,7 +454,7 @@ def decode_rate(
     spec: str | Path,
     backend: str = "auto",
     max_frames: int | None = None,
-    prefetch: int = PREFETCH_FRAMES,
+    prefetch: int | None = None,
 ) -> float:
     """Decode-only frames per second of a file (the yardstick for end-to-end speed)."""
     n = 0
