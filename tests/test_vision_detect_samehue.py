@@ -53,6 +53,38 @@ def test_red_balls_on_red_cloth_are_found_without_extras(red_cloth):
     assert set(reds) <= set(c[d[r, c] < 8.0].tolist())
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap (held-out fb-kaisa-corner_s10108): a red ball lit from above on a "
+    "red cloth is missed, and when the shading threshold lets it in (1.20), its centre "
+    "is ~8 mm off: shaded candidates get no full-resolution rim fit",
+)
+def test_a_red_ball_in_the_lamps_light_on_a_red_cloth_is_found_where_it_is():
+    """Seed 10108's 1080p camera and look (a red cloth under four lamps): its R2 lies in
+    the lamps' light, so its lower limb is in its own shade and its rim votes peak ~2
+    work pixels above its centre, where the ring 1.6 radii out misses most of its
+    shadow.  Its shading contrast read there is 1.21 against 1.22 needed: never found.
+    Found (threshold 1.20), it scores below the rim fit's minimum and keeps the vote
+    peak's centre, 8 mm off (so is R1, found now, 7 mm off)."""
+    rng = np.random.default_rng([10108, 7919])
+    cam = random_camera(PROFILE, (1920, 1080), rng)
+    look = random_look(rng)
+    assert look.cloth_rgb[0] > 5 * look.cloth_rgb[1]  # red
+    table = renderer(cam, PROFILE, look=look, game="five-ball", seed=10108)
+    balls = [
+        ("K", 189.6, 1269.2),
+        ("W1", 122.4, 396.3),
+        ("W2", 1485.2, 1406.1),
+        ("R1", 514.5, 1248.2),
+        ("R2", 1608.8, 1522.7),
+    ]
+    det = BallDetector(cam, PROFILE).detect(table.render(poses(balls), t=0.0))
+    truth = np.array([(x, y) for _, x, y in balls])
+    d = np.linalg.norm(det.xy_mm[:, None] - truth[None], axis=2)
+    assert len(det) == len(balls), f"{len(det)} detections for {len(balls)} balls"
+    assert d.min(axis=0).max() < 5.0  # 1080p: ~2 mm a pixel
+
+
 def test_empty_red_cloth_with_chalk_has_no_detection(red_cloth):
     cam, table = red_cloth
     img = table.render({}, t=3.0)
