@@ -41,7 +41,7 @@ from luza.vision.events import (
     take_up_score,
 )
 from luza.vision.pipeline import VisionPipeline
-from luza.vision.sources import Frame, open_source
+from luza.vision.sources import Frame, open_source, tracker_threads
 
 ProgressFn = Callable[[int, int], None]
 
@@ -149,7 +149,7 @@ def track_video(
                 f"the calibration is for {cam.image_size[0]}x{cam.image_size[1]} images, "
                 f"the video is {src.size[0]}x{src.size[1]}"
             )
-        pipe = VisionPipeline(cam, profile, game)
+        pipe = VisionPipeline(cam, profile, game, threads=tracker_threads(src))
         observed: list[FrameObs] = []
 
         def frames() -> Iterable[Frame]:

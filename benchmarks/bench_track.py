@@ -46,7 +46,7 @@ import numpy as np  # noqa: E402
 from luza.calibration.camera import CameraModel  # noqa: E402
 from luza.calibration.profiles import TableProfile, load_profile  # noqa: E402
 from luza.vision.pipeline import VisionPipeline  # noqa: E402
-from luza.vision.sources import decode_rate, open_source  # noqa: E402
+from luza.vision.sources import decode_rate, open_source, tracker_threads  # noqa: E402
 from luza.vision.track import ball_class  # noqa: E402
 
 cv2.setNumThreads(1)
@@ -299,22 +299,28 @@ def one_core_rates(video: Path, cam, prof, game: str, n: int) -> tuple[float, fl
 
 
 def as_run_rate(video: Path, cam, prof, game: str, max_frames: int) -> float:
-    """End to end as ``luza track`` runs by default: OpenCV's threads (and with them the
-    detector's window threads) as many as the machine's CPUs."""
+    """End to end as ``luza track`` runs by default: OpenCV's threads as many as the
+    machine's CPUs, the detector's windows on the threads ``tracker_threads`` leaves a
+    file's tracker (one fewer than the CPUs)."""
     cv2.setNumThreads(os.cpu_count() or 1)
     try:
-        return end_to_end_rate(video, cam, prof, game, max_frames)
+        return end_to_end_rate(video, cam, prof, game, max_frames, as_run=True)
     finally:
         cv2.setNumThreads(1)
 
 
-def end_to_end_rate(video: Path, cam, prof, game: str, max_frames: int) -> float:
+def end_to_end_rate(
+    video: Path, cam, prof, game: str, max_frames: int, as_run: bool = False
+) -> float:
     """Frames/s of decoding + tracking alone: a fresh pipeline over the file, nothing
-    else in the loop (the source decodes ahead in its thread, as ``luza track`` does)."""
+    else in the loop (the source decodes ahead in its thread, as ``luza track`` does;
+    ``as_run``: the detector's threads as ``luza track`` gives them)."""
     pipe = VisionPipeline(cam, prof, game)
     n = 0
     t0 = time.perf_counter()
     with open_source(video, for_tracking=True) as src:
+        if as_run:
+            pipe.detector.threads = tracker_threads(src)
         for fr in src:
             pipe.process(fr)
             n += 1

@@ -125,3 +125,57 @@ def test_track_errors_are_clear(clip, tmp_path, capsys):
     )
     assert rc == 2
     assert "not a JSON calibration" in capsys.readouterr().err
+
+
+def test_track_gives_the_detector_the_cores_the_decoder_leaves(clip, monkeypatch):
+    """A file: its decoder keeps a core busy, so on two cores the detector's windows run
+    on one thread (the same detections, sooner end to end)."""
+    import luza.vision.cli as vcli
+
+    made = []
+    real = vcli.VisionPipeline
+
+    def spy(*a, **k):
+        made.append(real(*a, **k))
+        return made[-1]
+
+    monkeypatch.setattr(vcli, "VisionPipeline", spy)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    out = clip / "out_threads"
+    out.mkdir(exist_ok=True)
+    rc = main(
+        [
+            "track",
+            str(clip / "c.mp4"),
+            "--calibration",
+            str(clip / "c.truth.json"),
+            "--game",
+            "free-pyramid",
+            "-o",
+            str(out / "ev.jsonl"),
+            "--quiet",
+        ]
+    )
+    assert rc == 0
+    assert len(made) == 1 and made[0].detector.threads == 1
+    assert made[0].detector.workers() == 1
+
+
+def test_analyze_gives_the_detector_the_cores_the_decoder_leaves(clip, monkeypatch):
+    """``luza analyze`` tracks through ``track_video``: the same rule as ``luza track``."""
+    import luza.app.match as match
+
+    made = []
+    real = match.VisionPipeline
+
+    def spy(*a, **k):
+        made.append(real(*a, **k))
+        return made[-1]
+
+    monkeypatch.setattr(match, "VisionPipeline", spy)
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    run = match.track_video(
+        str(clip / "c.mp4"), "free-pyramid", calibration=str(clip / "c.truth.json")
+    )
+    assert run.n_frames == 12
+    assert len(made) == 1 and made[0].detector.threads == 3

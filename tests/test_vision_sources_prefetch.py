@@ -12,10 +12,12 @@ import pytest
 from luza.vision.sources import (
     PREFETCH_BYTES,
     PREFETCH_MIN_FRAMES,
+    CvCaptureSource,
     SourceError,
     _Prefetch,
     open_source,
     prefetch_depth,
+    tracker_threads,
 )
 
 
@@ -161,3 +163,26 @@ def test_a_small_clip_is_decoded_whole_while_the_consumer_holds_its_first_frame(
             time.sleep(0.01)
         assert not _decode_threads()  # the decoder reached the end, nothing was taken
         assert [f.index for f in it] == list(range(1, 30))
+
+
+def test_a_files_tracker_leaves_the_decoder_a_core_a_live_one_does_not(tmp_path, monkeypatch):
+    """A file decoded ahead keeps a core busy: the detector's windows get the others (on
+    two cores, one thread -- a second only took turns with the decoder); a live source
+    leaves the detector its own choice."""
+    p = _write(tmp_path / "clip.mp4")
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    with open_source(p, for_tracking=True) as src:
+        assert tracker_threads(src) == 1
+    monkeypatch.setattr("os.cpu_count", lambda: 8)
+    with open_source(p, "pyav") as src:
+        assert tracker_threads(src) == 7
+    live = CvCaptureSource(str(p), live=True)
+    try:
+        assert tracker_threads(live) is None
+    finally:
+        live.close()
+    paced = CvCaptureSource(str(p), pace=True)
+    try:
+        assert tracker_threads(paced) is None
+    finally:
+        paced.close()

@@ -29,7 +29,7 @@ from luza.events import GAMES, write_jsonl
 
 from .events import FrameObs, extract_events, frames_from_tracker
 from .pipeline import VisionPipeline
-from .sources import Frame, open_source
+from .sources import Frame, open_source, tracker_threads
 
 AUTO_CALIBRATION_FRAMES = 10
 
@@ -138,7 +138,7 @@ def cmd_track(args: argparse.Namespace) -> int:
                 f"the calibration is for {cam.image_size[0]}x{cam.image_size[1]} images, "
                 f"the video is {src.size[0]}x{src.size[1]}"
             )
-        pipe = VisionPipeline(cam, profile, args.game)
+        pipe = VisionPipeline(cam, profile, args.game, threads=tracker_threads(src))
         observed: list[FrameObs] = []
         writer = None
         if args.overlay:

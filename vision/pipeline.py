@@ -112,8 +112,10 @@ class VisionPipeline:
         profile: TableProfile,
         game: str,
         identifier: BallIdentifier | None = None,
+        threads: int | None = None,
     ) -> None:
         self.detector = BallDetector(camera, profile)
+        self.detector.threads = threads  # its search windows' threads (None: its choice)
         self.identifier = identifier or BallIdentifier(game)
         self.tracker = BallTracker(profile, game)
         self.profile = profile
