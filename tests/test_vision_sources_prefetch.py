@@ -174,8 +174,15 @@ def test_a_files_tracker_leaves_the_decoder_a_core_a_live_one_does_not(tmp_path,
     with open_source(p, for_tracking=True) as src:
         assert tracker_threads(src) == 1
     monkeypatch.setattr("os.cpu_count", lambda: 8)
-    with open_source(p, "pyav") as src:
-        assert tracker_threads(src) == 7
+    n = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(8)
+        with open_source(p, "pyav") as src:
+            assert tracker_threads(src) == 7
+            cv2.setNumThreads(1)  # a batch worker's share of the machine: one core
+            assert tracker_threads(src) == 1
+    finally:
+        cv2.setNumThreads(n)
     live = CvCaptureSource(str(p), live=True)
     try:
         assert tracker_threads(live) is None

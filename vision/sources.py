@@ -455,12 +455,15 @@ def tracker_threads(src: FrameSource) -> int | None:
     """Threads a tracker in this process should give its per-frame work (the detector's
     search windows) beside ``src``: a file decoded ahead keeps a core of its own busy, so
     one fewer than the machine's cores, at least 1 (on two cores, windows on a second
-    thread only took turns with the decoder: end to end 5-10 % slower on 1080p files);
-    None -- the detector's own choice -- for a live source, whose decoding takes a
-    fraction of a core."""
+    thread only took turns with the decoder: end to end 5-10 % slower on 1080p files),
+    and never more than OpenCV may use (``cv2.setNumThreads``: a batch worker's share of
+    the machine); None -- the detector's own choice -- for a live source, whose decoding
+    takes a fraction of a core."""
+    import cv2
+
     if getattr(src, "live", False) or getattr(src, "pace", False):
         return None
-    return max(1, (os.cpu_count() or 1) - 1)
+    return max(1, min((os.cpu_count() or 1) - 1, cv2.getNumThreads()))
 
 
 def decode_rate(
