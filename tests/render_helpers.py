@@ -19,9 +19,10 @@ import numpy as np
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile, load_profile
 from luza.physics.state import BallPose
-from luza.samples.look import CLOTH_COLOURS, Look
+from luza.samples.look import CLOTH_COLOURS, Look, random_look
 from luza.samples.people import hand_at
 from luza.samples.render import Renderer
+from luza.samples.synth import random_camera
 
 PYR = load_profile("pyramid-12ft")
 CACHE_SIZE = 4  # renderers kept (a 1080p one holds ~0.3 GB of maps)
@@ -78,6 +79,16 @@ def renderer(
     else:
         _CACHE.move_to_end(key)
     return r
+
+
+def synth_view(
+    seed: int, image_size: tuple[int, int], profile: TableProfile = PYR
+) -> tuple[CameraModel, Look]:
+    """The camera and look ``luza synth --seed SEED --size WxH`` renders with (drawn as
+    :func:`luza.samples.synth.make_clip` draws them)."""
+    rng = np.random.default_rng([seed, 7919])
+    cam = random_camera(profile, image_size, rng)
+    return cam, random_look(rng)
 
 
 def poses(balls) -> dict[str, BallPose]:

@@ -8,11 +8,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from render_helpers import poses, renderer
+from render_helpers import poses, renderer, synth_view
 
 from luza.calibration.profiles import load_profile
-from luza.samples.look import random_look
-from luza.samples.synth import random_camera
 from luza.vision.pipeline import CLUTTER_SCORE, VisionPipeline
 from luza.vision.sources import Frame
 
@@ -29,9 +27,7 @@ BALLS = [
 @pytest.fixture(scope="module")
 def red_cloth_720p():
     """The camera and look of ``luza synth --seed 9816`` at 720p (a red cloth)."""
-    rng = np.random.default_rng([9816, 7919])
-    cam = random_camera(PROFILE, (1280, 720), rng)
-    look = random_look(rng)
+    cam, look = synth_view(9816, (1280, 720), PROFILE)
     r, g, b = look.cloth_rgb
     assert r > 5 * max(g, b)  # the case: the cloth is red
     table = renderer(cam, PROFILE, look=look, game="five-ball", seed=5)

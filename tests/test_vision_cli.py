@@ -36,25 +36,42 @@ def clip(tmp_path_factory):
     return d
 
 
+def _track_args(clip, out, *extra: str) -> list[str]:
+    """``luza track`` of the clip with its calibration, events into ``out``."""
+    return [
+        "track",
+        str(clip / "c.mp4"),
+        "--calibration",
+        str(clip / "c.truth.json"),
+        "--game",
+        "free-pyramid",
+        "-o",
+        str(out / "ev.jsonl"),
+        *extra,
+        "--quiet",
+    ]
+
+
+def _spy_pipelines(monkeypatch, module) -> list:
+    """Every VisionPipeline ``module`` makes from now on (real ones), in a list."""
+    made = []
+    real = module.VisionPipeline
+
+    def spy(*a, **k):
+        made.append(real(*a, **k))
+        return made[-1]
+
+    monkeypatch.setattr(module, "VisionPipeline", spy)
+    return made
+
+
 def test_track_writes_positions_and_events(clip):
     out = clip / "out"
     out.mkdir(exist_ok=True)
     rc = main(
-        [
-            "track",
-            str(clip / "c.mp4"),
-            "--calibration",
-            str(clip / "c.truth.json"),
-            "--game",
-            "free-pyramid",
-            "-o",
-            str(out / "ev.jsonl"),
-            "--positions",
-            str(out / "pos.csv"),
-            "--overlay",
-            str(out / "ov.mp4"),
-            "--quiet",
-        ]
+        _track_args(
+            clip, out, "--positions", str(out / "pos.csv"), "--overlay", str(out / "ov.mp4")
+        )
     )
     assert rc == 0
     with open(out / "pos.csv") as f:
@@ -132,30 +149,11 @@ def test_track_gives_the_detector_the_cores_the_decoder_leaves(clip, monkeypatch
     on one thread (the same detections, sooner end to end)."""
     import luza.vision.cli as vcli
 
-    made = []
-    real = vcli.VisionPipeline
-
-    def spy(*a, **k):
-        made.append(real(*a, **k))
-        return made[-1]
-
-    monkeypatch.setattr(vcli, "VisionPipeline", spy)
+    made = _spy_pipelines(monkeypatch, vcli)
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     out = clip / "out_threads"
     out.mkdir(exist_ok=True)
-    rc = main(
-        [
-            "track",
-            str(clip / "c.mp4"),
-            "--calibration",
-            str(clip / "c.truth.json"),
-            "--game",
-            "free-pyramid",
-            "-o",
-            str(out / "ev.jsonl"),
-            "--quiet",
-        ]
-    )
+    rc = main(_track_args(clip, out))
     assert rc == 0
     assert len(made) == 1 and made[0].detector.threads == 1
     assert made[0].detector.workers() == 1
@@ -165,14 +163,7 @@ def test_analyze_gives_the_detector_the_cores_the_decoder_leaves(clip, monkeypat
     """``luza analyze`` tracks through ``track_video``: the same rule as ``luza track``."""
     import luza.app.match as match
 
-    made = []
-    real = match.VisionPipeline
-
-    def spy(*a, **k):
-        made.append(real(*a, **k))
-        return made[-1]
-
-    monkeypatch.setattr(match, "VisionPipeline", spy)
+    made = _spy_pipelines(monkeypatch, match)
     monkeypatch.setattr("os.cpu_count", lambda: 4)
     n = cv2.getNumThreads()
     try:

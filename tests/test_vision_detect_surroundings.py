@@ -11,11 +11,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from render_helpers import poses, renderer
+from render_helpers import poses, renderer, synth_view
 
 from luza.calibration.profiles import load_profile
-from luza.samples.look import random_look
-from luza.samples.synth import random_camera
 from luza.vision.detect import BallDetector
 from luza.vision.pipeline import NEW_CRISP_SCORE, NEW_MAX_RING
 
@@ -26,9 +24,7 @@ SPOT = (2662.5, 887.5)
 @pytest.fixture(scope="module")
 def blue_cloth_720p():
     """The camera and look of ``luza synth --seed 9709`` at 720p (a dim blue cloth)."""
-    rng = np.random.default_rng([9709, 7919])
-    cam = random_camera(PROFILE, (1280, 720), rng)
-    look = random_look(rng)
+    cam, look = synth_view(9709, (1280, 720), PROFILE)
     return cam, renderer(cam, PROFILE, look=look, game="free-pyramid", seed=5)
 
 
