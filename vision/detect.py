@@ -69,7 +69,7 @@ FG_CORE_FRACTION = 0.5  # that disc's radius / ball radius (shadows between ball
 # Candidates the colour/brightness foreground rejects get this second test.
 SHADED_VOTE_THRESHOLD = 0.18  # rim vote such a candidate needs (its rim is faint)
 SHADED_CORE_REL = 1.12  # median brightness over its core / the cloth model's, at least
-SHADED_RING_CONTRAST = 1.22  # core median / median of the ring 1.6 radii out, at least
+SHADED_RING_CONTRAST = 1.20  # core median / median of the ring 1.6 radii out, at least
 SHADED_RING_MIN_REL = 0.6  # a ring darker than this (a pocket hole, a rail) is no cloth
 SHADED_FULL_CONTRAST = 1.45  # contrast giving full support (the score of a clear ball)
 POCKET_DARK_REL = 0.45  # a dark blob in a pocket mouth is the hole, not a ball
@@ -89,6 +89,10 @@ CLUTTER_SCORE_FACTOR = 0.3  # ... whose score is scaled by this
 # ring (a hand goes on past it)
 SURROUND_OUTER_RING_RADII = 2.0
 REFINE_MIN_SCORE = 0.6  # detections scoring less (motion blur) keep their coarse centre
+# (a ball found by its shading scores low for its weak foreground, not for a blurred rim,
+# and is fitted all the same: its vote peak lies off-centre, its shaded lower limb fading
+# into the cloth -- a red ball under a lamp on a red cloth, fb-kaisa-corner_s10108_1080p60:
+# 8-9 mm off at its peak, 3.5-6 mm after the fit)
 # A rim pixel's weight in the full-resolution fit: its gradient to this power.  A limb in
 # a lamp's shade fades into the cloth and its strongest gradient lies inside the silhouette
 # (its vote lands off-centre); the sharp, lit side's edge is the silhouette.  Weights capped
@@ -526,12 +530,13 @@ class BallDetector:
         # the 15 balls rolling after a break made ~6 windows a frame)
         xy_px = np.concatenate([w[4] for w in windows])
         score = np.concatenate([w[5] for w in windows])
+        fit = np.concatenate([w[6] for w in windows])
         ends = np.cumsum([len(w[4]) for w in windows])
         spans = [(int(b) - len(w[4]), int(b)) for w, b in zip(windows, ends, strict=True)]
         xy_mm = self.camera.unproject(xy_px, self.R_mm) if len(xy_px) else np.zeros((0, 2))
         radius = self.expected_radius_px(xy_mm) if len(xy_px) else np.zeros(0)
         known = neighbours_px if neighbours_px is not None else skip_px
-        refined = self._refine_crisp(xy_px, score, radius, known)  # in place
+        refined = self._refine_crisp(xy_px, fit, radius, known)  # in place
         if refined.any():
             xy_mm[refined] = self.camera.unproject(xy_px[refined], self.R_mm)
         self._coarse_px = None
@@ -557,7 +562,7 @@ class BallDetector:
                     keep,
                     np.vstack([xy_px[a:b][score[a:b] >= STREAK_END_MAX_SCORE], *extra]),
                 )
-                for (fg, rel, off, keep, _, _), (a, b) in zip(windows, spans, strict=True)
+                for (fg, rel, off, keep, _, _, _), (a, b) in zip(windows, spans, strict=True)
             ],
             size=lambda job: job[0].size,
         )
@@ -586,8 +591,9 @@ class BallDetector:
 
     def _window(self, job: tuple) -> tuple:
         """One searched window: its foreground, brightness, origin, keep box and the
-        candidates (coarse centres in frame pixels, scores) -- a pure function of the
-        frame's pixels (no detector state changes), so windows may run in parallel."""
+        candidates (coarse centres in frame pixels, scores, rims worth a fit) -- a pure
+        function of the frame's pixels (no detector state changes), so windows may run in
+        parallel."""
         image, (ex0, ey0, ex1, ey1), keep, skip_px, neighbours_px = job
         work = self.work_pixels(image, (ex0, ey0, ex1, ey1))
         fg, rel = self.foreground(work, (ex0, ey0))
@@ -646,13 +652,13 @@ class BallDetector:
         skip_px: np.ndarray | None = None,
         neighbours_px: np.ndarray | None = None,
     ) -> Detections:
-        xy_px, score = self._candidates(fg, rel, votes, off, keep_box, skip_px, neighbours_px)
+        xy_px, score, fit = self._candidates(fg, rel, votes, off, keep_box, skip_px, neighbours_px)
         if len(xy_px) == 0:
             return Detections.empty(frame, t)
         xy_mm = self.camera.unproject(xy_px, self.R_mm)
         radius = self.expected_radius_px(xy_mm)
         known = neighbours_px if neighbours_px is not None else skip_px
-        refined = self._refine_crisp(xy_px, score, radius, known)
+        refined = self._refine_crisp(xy_px, fit, radius, known)
         if refined.any():
             xy_mm[refined] = self.camera.unproject(xy_px[refined], self.R_mm)
         return Detections(frame, t, xy_px, xy_mm, radius, score)
@@ -666,11 +672,12 @@ class BallDetector:
         keep_box=None,
         skip_px: np.ndarray | None = None,
         neighbours_px: np.ndarray | None = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The balls of a window's rim votes (work pixels at ``off``; peaks only inside
         ``keep_box``, none within half a radius of ``skip_px``): their coarse centres in
-        frame pixels and their scores."""
-        none = np.zeros((0, 2)), np.zeros(0)
+        frame pixels, their scores and whether each rim is crisp enough for a
+        full-resolution fit."""
+        none = np.zeros((0, 2)), np.zeros(0), np.zeros(0, bool)
         rw = self.r_work
         h, w = votes.shape
         ox, oy = off
@@ -705,7 +712,7 @@ class BallDetector:
         ok |= second
         xs, ys, vals, second = xs[ok], ys[ok], vals[ok], second[ok]
         order = np.lexsort((-vals, second))
-        xs, ys, vals = xs[order], ys[order], vals[order]
+        xs, ys, vals, second = xs[order], ys[order], vals[order], second[order]
         keep: list[int] = []
         sup2 = (self.cfg.suppress_radii * rw) ** 2
         xl, yl = xs.tolist(), ys.tolist()  # Python ints: the same exact sums, cheaper
@@ -722,6 +729,7 @@ class BallDetector:
             return none
         pts = np.stack([xs[keep], ys[keep]], 1).astype(np.float64)
         score = np.clip(vals[keep], 0, 1)
+        shaded_rim = second[keep]  # found by its shading: see REFINE_MIN_SCORE
         pts = self._peak_centroid(votes, pts)
         ix = np.clip(np.round(pts).astype(int), 0, [w - 1, h - 1])
         mrel = self._core_rel(rel, pts)
@@ -736,24 +744,27 @@ class BallDetector:
             ring = self._unexplained_ring(fg, pts, others)
             # inside a hand: either a finger or a ball held by it -- the score says so,
             # the classifier decides (see pipeline._balls_only)
-            score = np.where(ring > CLUTTER_RING_FRACTION, score * CLUTTER_SCORE_FACTOR, score)
-        pts, score = pts[~bad], score[~bad]
+            cluttered = ring > CLUTTER_RING_FRACTION
+            score = np.where(cluttered, score * CLUTTER_SCORE_FACTOR, score)
+            shaded_rim &= ~cluttered
+        fit = (score >= REFINE_MIN_SCORE) | shaded_rim
+        pts, score, fit = pts[~bad], score[~bad], fit[~bad]
         x0, y0 = self.roi[:2]
         xy_px = (pts + np.array([ox, oy]) + 0.5) / self.scale - 0.5 + np.array([x0, y0])
-        return xy_px, score
+        return xy_px, score, fit
 
     def _refine_crisp(
-        self, xy_px: np.ndarray, score: np.ndarray, radius: np.ndarray, known: np.ndarray | None
+        self, xy_px: np.ndarray, fit: np.ndarray, radius: np.ndarray, known: np.ndarray | None
     ) -> np.ndarray:
-        """Full-resolution rim fits (in place) of a window's crisp balls at ``xy_px``
-        (``known``: the balls elsewhere); which ones were refined.  Also when the work
+        """Full-resolution rim fits (in place) of the balls at ``xy_px`` whose rims are
+        crisp (``fit``: see :meth:`_candidates`; a motion-blurred rim is not worth one),
+        ``known``: the balls elsewhere; which ones were refined.  Also when the work
         image is the frame itself (a small image): the vote peak alone is no rim fit (its
         centres were off by up to 2.4 mm)."""
         crisp = np.zeros(len(xy_px), bool)
         if self._image is None:
             return crisp
-        # a crisp rim is worth a full-resolution fit; a motion-blurred one is not
-        crisp = score >= REFINE_MIN_SCORE
+        crisp = fit.copy()
         if crisp.any() and self._coarse_px is not None and len(self._coarse_px):
             # a ball on the move: its coarse centre is as good as it needs to be
             dc = np.linalg.norm(xy_px[:, None] - self._coarse_px[None], axis=2)
