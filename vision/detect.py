@@ -1217,21 +1217,24 @@ class BallDetector:
         h, w = rel.shape
         pts = np.stack([xs, ys], 1).astype(np.float64)
         core = self._core_rel(rel, pts, np.median)
-        q = np.round(pts[:, None, :] + self._ring[None]).astype(int)
+        out = np.zeros(len(pts))
+        # most such peaks are cloth (no brighter than it): their rings are not read
+        lit = np.flatnonzero(core >= SHADED_CORE_REL)
+        if not len(lit):
+            return out
+        core = core[lit]
+        q = np.round(pts[lit, None, :] + self._ring[None]).astype(int)
         qx = np.clip(q[..., 0], 0, w - 1)
         qy = np.clip(q[..., 1], 0, h - 1)
         ring = np.median(rel[qy, qx], axis=1)
         contrast = core / np.maximum(ring, 1e-3)
-        good = (
-            (core >= SHADED_CORE_REL)
-            & (ring >= SHADED_RING_MIN_REL)
-            & (contrast >= SHADED_RING_CONTRAST)
-        )
+        good = (ring >= SHADED_RING_MIN_REL) & (contrast >= SHADED_RING_CONTRAST)
         span = SHADED_FULL_CONTRAST - SHADED_RING_CONTRAST
         s = FG_SUPPORT + (1.0 - FG_SUPPORT) * np.clip(
             (contrast - SHADED_RING_CONTRAST) / span, 0, 1
         )
-        return np.where(good, s, 0.0)
+        out[lit] = np.where(good, s, 0.0)
+        return out
 
     def _peak_centroid(self, acc: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Sub-pixel peak: centroid of the votes above half the peak in a small window."""
