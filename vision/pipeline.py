@@ -9,6 +9,7 @@ boxes and around balls that are moving.  Balls at rest cost nothing.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import math
@@ -32,6 +33,7 @@ from .track import (
     REST_GATE_RADII,
     REST_SPEED_MM_S,
     STILL_DRIFT_MM,
+    STREAK_GAP_MAX_FRAMES,
     BallTracker,
     TrackerOutput,
 )
@@ -130,11 +132,17 @@ class VisionPipeline:
         self.tracker.occluded = self._occluded
         self.tracker.bare = self._bare
         self.tracker.spot_changed = self._spot_changed
+        self.tracker.spot_changed_lately = self._spot_changed_lately
         self.tracker.in_arm = self._in_arm
         self._bed_work: np.ndarray | None = None
         k = int(2 * round(ARM_OPEN_RADII * self.detector.r_work) + 1)
         self._arm_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         self._changed_now: np.ndarray | None = None  # this frame's change grid (None: all)
+        # ... and those of the frames before it that a struck ball's streak may be found
+        # in (``STREAK_GAP_MAX_FRAMES``), oldest first
+        self._recent_changes: collections.deque = collections.deque(
+            maxlen=STREAK_GAP_MAX_FRAMES + 1
+        )
         self._prev_grid: np.ndarray | None = None  # the last frame's change grid image
         self._last_out: TrackerOutput | None = None
         self._repeats = 0  # repeated frames in a row so far
@@ -172,9 +180,11 @@ class VisionPipeline:
             det = self._balls_only(img, self._classify(img, det), whole_frame=True)
             self._ref = grid.copy()
             full = True
+            self._recent_changes.append(None)
         else:
             changed = self._changed(grid)
             self._changed_now = changed
+            self._recent_changes.append(changed)
             boxes = self._near_balls_or_due(self._change_boxes(changed), frame.index)
             boxes += self._moving_boxes()
             forced = self._forced
@@ -852,6 +862,16 @@ class VisionPipeline:
             return True
         px = self.camera.project(np.asarray(xy_mm, float), self.profile.ball_radius_mm)
         return bool(self._changed_near(self._changed_now, np.reshape(px, (1, 2)))[0])
+
+    def _spot_changed_lately(self, xy_mm: np.ndarray) -> bool:
+        """Did the pixels within 1.2 ball radii of this table point change in this frame
+        or one of the ``STREAK_GAP_MAX_FRAMES`` frames before it (repeated frames not
+        counted)?  True when the whole bed was searched in one of them."""
+        if not self._recent_changes:
+            return True
+        px = self.camera.project(np.asarray(xy_mm, float), self.profile.ball_radius_mm)
+        px = np.reshape(px, (1, 2))
+        return any(ch is None or bool(self._changed_near(ch, px)[0]) for ch in self._recent_changes)
 
     def _spot_foreground(self, xy_mm: np.ndarray) -> float:
         """Mean foreground (0 cloth .. 1) over a ball's spot at this table point in the

@@ -406,6 +406,9 @@ class BallTracker:
         # spot_changed(xy_mm) -> bool: did the pixels over that spot change this frame?
         # Set by the pipeline; without it every spot counts as changed.
         self.spot_changed = None
+        # spot_changed_lately(xy_mm) -> bool: ... in this frame or one of the
+        # STREAK_GAP_MAX_FRAMES before it?  Set by the pipeline; without it, yes.
+        self.spot_changed_lately = None
         # in_arm(xy_mm) -> bool: does that spot lie in a player's arm, hand or body (a
         # large foreground blob reaching in over a cushion)?  Set by the pipeline; a
         # provisional ball there is not confirmed while it is.
@@ -970,8 +973,22 @@ class BallTracker:
             return False
         if self._static_streak(det.xy_mm[j], det.t):
             return False
-        stuck = self.stays_put(tr, det)
-        return not stuck or self.spot_changed is None or bool(self.spot_changed(tr.xy))
+        if self.stays_put(tr, det):
+            return self.spot_changed is None or bool(self.spot_changed(tr.xy))
+        if (
+            tr.state == "hidden"
+            and not tr.lost_moving
+            and det.t - tr.last_seen_t > HIDDEN_STILL_JUMP_S
+            and self.spot_changed_lately is not None
+        ):
+            # hidden long, its spot reading bare: it moved unseen -- but not into this
+            # streak unless its spot's pixels changed within the frames the streak's way
+            # allows (``_from_spot``): a ball leaving changes them.  fp-pots_s10207_720p60
+            # frame 215: ball 5 under a sleeve the colour of the cloth, its spot reading
+            # 0.159 for fifteen frames and 0.145 (bare) as the arm shifted, took the fist
+            # on the cue 168 mm away, streak-shaped on a line through its spot
+            return bool(self.spot_changed_lately(tr.xy))
+        return True
 
     def _static_streak(self, xy: np.ndarray, t: float) -> bool:
         """Whether a streak seen at ``xy`` at time ``t`` lies within a radius of where a

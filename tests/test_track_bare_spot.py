@@ -1,0 +1,71 @@
+"""A still ball hidden under something the colour of the cloth (a sleeve) reads as gone
+once its spot looks bare -- but it left only if its spot's pixels changed lately: a
+streak-shaped fist on the cue, far off on a line through its spot, is not that ball
+struck (fp-pots_s10207_720p60, frame 215)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from luza.calibration.profiles import load_profile
+from luza.vision.detections import Detections
+from luza.vision.track import BallTracker
+
+PROFILE = load_profile("pyramid-12ft")
+FPS = 60.0
+SPOT = np.array([3050.0, 475.0])  # the ball that goes under the sleeve
+OTHER = np.array([2000.0, 1200.0])
+FIST = SPOT + [-168.0, 16.0]  # a streak-like blob on a line through the spot
+
+
+def dets(frame: int, pts, half_mm: float | None = None) -> Detections:
+    """Round balls at ``pts``; the last one a streak of that half length along x."""
+    pts = np.asarray(pts, float).reshape(-1, 2)
+    n = len(pts)
+    blur = np.zeros((n, 2))
+    score = np.ones(n)
+    if half_mm is not None:
+        blur[-1] = [half_mm, 0.0]
+        score[-1] = 0.5
+    streak = np.abs(blur).sum(1) > 0
+    prob = np.where(streak[:, None], [[0.5, 0.5, 0.0]], [[1.0, 0.0, 0.0]])
+    return Detections(
+        frame, frame / FPS, np.zeros_like(pts), pts, np.full(n, 10.0), score, prob,
+        ("ivory", "Y", "none"), blur_mm=blur,
+    )  # fmt: skip
+
+
+def fist_after_a_long_hide(changed_lately: bool):
+    """Two still balls; one goes out of view for a second under a sleeve the cloth's
+    colour; then its spot reads bare (unchanged but for a shade), and a streak-shaped
+    blob lies on a line through its spot.  ``changed_lately``: what the pipeline says of the spot's
+    pixels in the last few frames."""
+    tr = BallTracker(PROFILE, "free-pyramid")
+    bare = [False]  # the sleeve reads as something over it ...
+    tr.occluded = lambda xy: not bare[0]
+    tr.bare = lambda xy: bare[0]
+    tr.spot_changed = lambda xy: False
+    tr.spot_changed_lately = lambda xy: changed_lately
+    for f in range(5):
+        tr.update(dets(f, [SPOT, OTHER]))
+    ball = next(k for k, t in tr.tracks.items() if np.allclose(t.xy, SPOT, atol=1))
+    f = 5
+    for _ in range(60):
+        tr.update(dets(f, [OTHER]))
+        f += 1
+    assert tr.tracks[ball].state == "hidden"
+    bare[0] = True  # ... until the arm shifts a little and it reads as cloth
+    out = tr.update(dets(f, [OTHER, FIST], half_mm=-42.0))
+    return tr, ball, out
+
+
+def test_a_ball_whose_spot_did_not_change_is_not_taken_by_a_far_streak():
+    tr, ball, out = fist_after_a_long_hide(changed_lately=False)
+    assert ball not in out.visible
+    assert np.allclose(tr.tracks[ball].xy, SPOT, atol=1)
+
+
+def test_a_ball_whose_spot_changed_lately_continues_into_the_streak():
+    tr, ball, out = fist_after_a_long_hide(changed_lately=True)
+    assert ball in out.visible
+    assert np.allclose(out.positions[ball], FIST, atol=1)
