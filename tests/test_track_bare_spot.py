@@ -6,6 +6,7 @@ struck (fp-pots_s10207_720p60, frame 215)."""
 from __future__ import annotations
 
 import numpy as np
+from track_helpers import ivory_and_streak
 
 from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
@@ -20,19 +21,7 @@ FIST = SPOT + [-168.0, 16.0]  # a streak-like blob on a line through the spot
 
 def dets(frame: int, pts, half_mm: float | None = None) -> Detections:
     """Round balls at ``pts``; the last one a streak of that half length along x."""
-    pts = np.asarray(pts, float).reshape(-1, 2)
-    n = len(pts)
-    blur = np.zeros((n, 2))
-    score = np.ones(n)
-    if half_mm is not None:
-        blur[-1] = [half_mm, 0.0]
-        score[-1] = 0.5
-    streak = np.abs(blur).sum(1) > 0
-    prob = np.where(streak[:, None], [[0.5, 0.5, 0.0]], [[1.0, 0.0, 0.0]])
-    return Detections(
-        frame, frame / FPS, np.zeros_like(pts), pts, np.full(n, 10.0), score, prob,
-        ("ivory", "Y", "none"), blur_mm=blur,
-    )  # fmt: skip
+    return ivory_and_streak(frame, pts, FPS, half_mm)
 
 
 def fist_after_a_long_hide(changed_lately: bool):

@@ -4,6 +4,7 @@ struck unseen continues into it (fp-rally_s9729_720p30, ball 3 under the player)
 from __future__ import annotations
 
 import numpy as np
+from track_helpers import ivory_and_streak
 
 from luza.calibration.profiles import load_profile
 from luza.vision.detections import Detections
@@ -18,19 +19,7 @@ SHAFT = SPOT + [1000.0, 0.0]  # a streak-like thing on the line through its spot
 
 def dets(frame: int, pts, half_mm: float | None = None) -> Detections:
     """Round balls at ``pts``; the last one a streak of that half length along x."""
-    pts = np.asarray(pts, float).reshape(-1, 2)
-    n = len(pts)
-    blur = np.zeros((n, 2))
-    score = np.ones(n)
-    if half_mm is not None:
-        blur[-1] = [half_mm, 0.0]
-        score[-1] = 0.5
-    streak = np.abs(blur).sum(1) > 0
-    prob = np.where(streak[:, None], [[0.5, 0.5, 0.0]], [[1.0, 0.0, 0.0]])
-    return Detections(
-        frame, frame / FPS, np.zeros_like(pts), pts, np.full(n, 10.0), score, prob,
-        ("ivory", "Y", "none"), blur_mm=blur,
-    )  # fmt: skip
+    return ivory_and_streak(frame, pts, FPS, half_mm)
 
 
 def hidden_ball_and_a_shaft(shaft_frames: int) -> tuple[BallTracker, str, int]:

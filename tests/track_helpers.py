@@ -34,3 +34,22 @@ def recorded(rows, frame: int, fps: float, classes: tuple[str, ...]) -> Detectio
         frame, frame / fps, np.zeros((len(a), 2)), a[:, :2], np.full(len(a), 10.4), a[:, 2],
         a[:, 3:k], classes, blur_mm=a[:, k : k + 2],
     )  # fmt: skip
+
+
+def ivory_and_streak(frame: int, pts, fps: float, half_mm: float | None = None) -> Detections:
+    """Free Pyramid detections: round ivory balls at ``pts`` (table mm); with
+    ``half_mm``, the last one a motion-blur streak of that half length along x (score
+    0.5, ivory and yellow alike)."""
+    pts = np.asarray(pts, float).reshape(-1, 2)
+    n = len(pts)
+    blur = np.zeros((n, 2))
+    score = np.ones(n)
+    if half_mm is not None:
+        blur[-1] = [half_mm, 0.0]
+        score[-1] = 0.5
+    streak = np.abs(blur).sum(1) > 0
+    prob = np.where(streak[:, None], [[0.5, 0.5, 0.0]], [[1.0, 0.0, 0.0]])
+    return Detections(
+        frame, frame / fps, np.zeros_like(pts), pts, np.full(n, 10.0), score, prob,
+        ("ivory", "Y", "none"), blur_mm=blur,
+    )  # fmt: skip
