@@ -58,3 +58,48 @@ def test_a_ball_whose_spot_changed_lately_continues_into_the_streak():
     tr, ball, out = fist_after_a_long_hide(changed_lately=True)
     assert ball in out.visible
     assert np.allclose(out.positions[ball], FIST, atol=1)
+
+
+def fist_over_the_spot(cue_ahead):
+    """fp-pots_s10207_720p60 frame 222: the ball long under the sleeve; the fist on the
+    cue passes over its spot (its pixels change) and reads as a streak starting there.
+    ``cue_ahead(end, u)``: what the pipeline sees past the streak's far end."""
+    tr = BallTracker(PROFILE, "free-pyramid")
+    tr.occluded = lambda xy: True
+    tr.bare = lambda xy: False
+    tr.spot_changed = lambda xy: True
+    tr.spot_changed_lately = lambda xy: True
+    tr.cue_ahead = cue_ahead
+    for f in range(5):
+        tr.update(dets(f, [SPOT, OTHER]))
+    ball = next(k for k, t in tr.tracks.items() if np.allclose(t.xy, SPOT, atol=1))
+    f = 5
+    for _ in range(60):
+        tr.update(dets(f, [OTHER]))
+        f += 1
+    assert tr.tracks[ball].state == "hidden"
+    fist = SPOT + [-64.0, 13.0]  # its near end at the spot
+    out = tr.update(dets(f, [OTHER, fist], half_mm=40.0))
+    return tr, ball, out, fist
+
+
+def test_a_streak_with_a_cue_running_on_past_its_far_end_is_not_the_ball_struck():
+    asked = []
+
+    def cue_ahead(end, u):
+        asked.append((np.array(end), np.array(u)))
+        return True
+
+    tr, ball, out, fist = fist_over_the_spot(cue_ahead)
+    assert ball not in out.visible
+    assert np.allclose(tr.tracks[ball].xy, SPOT, atol=1)
+    # it looked past the end away from the spot, in the direction away from it
+    end, u = asked[0]
+    assert np.allclose(end, fist + [-40.0, 0.0], atol=1)
+    assert u @ (fist - SPOT) > 0
+
+
+def test_a_streak_with_bare_cloth_past_its_far_end_is_the_ball_struck():
+    tr, ball, out, fist = fist_over_the_spot(lambda end, u: False)
+    assert ball in out.visible
+    assert np.allclose(out.positions[ball], fist, atol=1)

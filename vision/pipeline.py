@@ -55,6 +55,16 @@ OCCLUDED_FOREGROUND = 0.3  # mean foreground over a lost ball's spot that means 
 # ... and at most this, "plain cloth" (bare cloth reads 0.00-0.06; a ball's spot half
 # uncovered by a sleeve the colour of the cloth reads 0.17-0.31)
 BARE_FOREGROUND = 0.15
+# A cue running on ahead of a streak: across the streak's axis, at each of these
+# distances (ball radii) past its far end, within this half width (radii) of the axis,
+# foreground of at least this level over a band no wider than this (radii), read every
+# CUE_PROFILE_STEP_RADII across.  Two steps a radius apart: no ball, nor a row of
+# touching balls, shows a band that thin at both.
+CUE_AHEAD_STEPS_RADII = (2.0, 3.0)
+CUE_AHEAD_HALF_WIDTH_RADII = 1.5
+CUE_PROFILE_STEP_RADII = 0.1
+CUE_FOREGROUND = 0.25
+CUE_MAX_WIDTH_RADII = 1.0
 # A player's arm, hand or body over the table: a blob of foreground (this level) inside
 # the bed, reaching its edge (in over a cushion), larger than this many balls
 ARM_FOREGROUND = 0.5
@@ -134,6 +144,7 @@ class VisionPipeline:
         self.tracker.spot_changed = self._spot_changed
         self.tracker.spot_changed_lately = self._spot_changed_lately
         self.tracker.in_arm = self._in_arm
+        self.tracker.cue_ahead = self._cue_ahead
         self._bed_work: np.ndarray | None = None
         k = int(2 * round(ARM_OPEN_RADII * self.detector.r_work) + 1)
         self._arm_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -887,6 +898,34 @@ class VisionPipeline:
     def _occluded(self, xy_mm: np.ndarray) -> bool:
         """Is something other than cloth over this table point in the current frame?"""
         return self._spot_foreground(xy_mm) > OCCLUDED_FOREGROUND
+
+    def _cue_ahead(self, end_mm: np.ndarray, u: np.ndarray) -> bool:
+        """Does a thin line -- a cue, narrower than a ball -- run on from table point
+        ``end_mm`` along unit vector ``u``?  At each of ``CUE_AHEAD_STEPS_RADII`` past it
+        the foreground across the line (within ``CUE_AHEAD_HALF_WIDTH_RADII``; a fist's
+        cue need not leave it through its middle) shows a band of at least
+        ``CUE_FOREGROUND``, at most ``CUE_MAX_WIDTH_RADII`` wide.  Plain cloth, a ball
+        (two radii wide) or an arm is no such line."""
+        if self._img is None:
+            return False
+        R = self.profile.ball_radius_mm
+        u = np.asarray(u, float)
+        n = np.array([-u[1], u[0]])
+        step = CUE_PROFILE_STEP_RADII
+        offs = np.arange(-CUE_AHEAD_HALF_WIDTH_RADII, CUE_AHEAD_HALF_WIDTH_RADII + 1e-9, step)
+        along = np.asarray(CUE_AHEAD_STEPS_RADII)
+        pts = np.asarray(end_mm, float) + R * (along[:, None, None] * u + offs[None, :, None] * n)
+        px = self.camera.project(pts.reshape(-1, 2), R).reshape(-1, 2)
+        lo, hi = px.min(0) - 2, px.max(0) + 2
+        fg, (bx0, by0) = self._work_fg((lo[0], lo[1], hi[0], hi[1]))
+        if fg is None:
+            return False
+        w = self._work_xy(px)
+        ix = np.clip(np.round(w[:, 0] - bx0).astype(int), 0, fg.shape[1] - 1)
+        iy = np.clip(np.round(w[:, 1] - by0).astype(int), 0, fg.shape[0] - 1)
+        band = (fg[iy, ix] >= CUE_FOREGROUND).reshape(len(along), len(offs))
+        width = band.sum(axis=1) * step
+        return bool(((width > 0) & (width <= CUE_MAX_WIDTH_RADII)).all())
 
     def _bare(self, xy_mm: np.ndarray) -> bool:
         """Does this table point show plain cloth now (mean foreground over a ball's spot

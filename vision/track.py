@@ -413,6 +413,9 @@ class BallTracker:
         # large foreground blob reaching in over a cushion)?  Set by the pipeline; a
         # provisional ball there is not confirmed while it is.
         self.in_arm = None
+        # cue_ahead(xy_mm, u) -> bool: does a thin line (a cue) run on from that point
+        # along unit vector u?  Set by the pipeline; without it, never.
+        self.cue_ahead = None
         self._vanished: dict[tuple[int, str], bool] = {}
         # Per row of the last update's detections: taken by a ball, or merged into
         # another row as the far end of a motion-blur streak (read by the pipeline)
@@ -971,7 +974,7 @@ class BallTracker:
         unseen = min(max(det.frame - tr.last_seen_frame, 1), STREAK_GAP_MAX_FRAMES)
         if not self._from_spot(tr.xy, det, j, unseen) or self._covered_way(tr.xy, det, j):
             return False
-        if self._static_streak(det.xy_mm[j], det.t):
+        if self._static_streak(det.xy_mm[j], det.t) or self._cue_beyond(tr.xy, det, j):
             return False
         if self.stays_put(tr, det):
             return self.spot_changed is None or bool(self.spot_changed(tr.xy))
@@ -989,6 +992,22 @@ class BallTracker:
             # on the cue 168 mm away, streak-shaped on a line through its spot
             return bool(self.spot_changed_lately(tr.xy))
         return True
+
+    def _cue_beyond(self, xy: np.ndarray, det: Detections, j: int) -> bool:
+        """Whether a cue runs on past the far end of streak ``j`` (the end away from spot
+        ``xy``): the streak is the fist on its butt.  A ball struck from ``xy`` flies
+        away from the cue's tip, which follows it, so its cue lies behind it, on the
+        spot's side.  fp-pots_s10207_720p60 frame 222: ball 5 hidden under a sleeve the
+        colour of the cloth, the player's fist on the cue passed over its spot and
+        read as a streak starting there; the cue ran on from the fist's far end."""
+        if self.cue_ahead is None:
+            return False
+        half = det.blur_mm[j]
+        hl = float(np.hypot(*half))
+        u = half / hl  # _from_spot has checked the streak has a length
+        if float((np.asarray(xy) - det.xy_mm[j]) @ u) > 0:
+            u = -u  # from the spot through the streak
+        return bool(self.cue_ahead(det.xy_mm[j] + u * hl, u))
 
     def _static_streak(self, xy: np.ndarray, t: float) -> bool:
         """Whether a streak seen at ``xy`` at time ``t`` lies within a radius of where a
