@@ -100,3 +100,32 @@ def test_something_wider_than_a_ball_running_on_is_no_cue(started):
     _cam, prof, img, _pipe, p = started
     R = prof.ball_radius_mm
     assert not _looks(started, _line(started, img, p, p + 6 * R * U, width_mm=5 * R))
+
+
+def test_a_ball_beside_the_way_is_not_a_cue(started, monkeypatch):
+    """A ball lying 1.9 radii off the way shows a band under one radius wide at both
+    looks; the balls on the table are left out of them."""
+    import luza.vision.pipeline as pipeline_module
+
+    _cam, prof, img, pipe, _p = started
+    R = prof.ball_radius_mm
+    pipe._img = img
+    balls = [t.xy for t in pipe.tracker.tracks.values() if t.on_table]
+    starts = [b - np.array([2.5 * R, 1.9 * R]) for b in balls]
+    assert not any(pipe._cue_ahead(p, U) for p in starts)
+    monkeypatch.setattr(pipeline_module, "CUE_BALL_CLEAR_RADII", 0.0)
+    assert any(pipe._cue_ahead(p, U) for p in starts)  # what it would read otherwise
+
+
+def test_a_line_marked_on_the_cloth_is_not_a_cue(started, monkeypatch):
+    """A ball struck along the house line: the line reads as foreground."""
+    import luza.vision.pipeline as pipeline_module
+
+    _cam, prof, img, pipe, p = started
+    (x0, y0), (x1, y1) = prof.lines[prof.marked_lines[0]]
+    along = np.array([x1 - x0, y1 - y0]) / np.hypot(x1 - x0, y1 - y0)
+    starts = [np.array([x0, y0]) + along * s for s in np.linspace(300, 900, 7)]
+    pipe._img = img
+    assert not any(pipe._cue_ahead(q, along) for q in starts)
+    monkeypatch.setattr(pipeline_module, "CUE_MARKING_CLEAR_MM", 0.0)
+    assert any(pipe._cue_ahead(q, along) for q in starts)  # what it would read otherwise

@@ -58,11 +58,14 @@ BARE_FOREGROUND = 0.15
 # A cue running on ahead of a streak: across the streak's axis, at each of these
 # distances (ball radii) past its far end, within this half width (radii) of the axis,
 # foreground of at least this level over a band no wider than this (radii), read every
-# CUE_PROFILE_STEP_RADII across.  Two steps a radius apart: no ball, nor a row of
-# touching balls, shows a band that thin at both.
+# CUE_PROFILE_STEP_RADII across -- leaving out what lies within CUE_BALL_CLEAR_RADII of
+# a ball on the table (one beside the way shows a thin band at both steps) and within
+# CUE_MARKING_CLEAR_MM of a line marked on the cloth (it reads as foreground).
 CUE_AHEAD_STEPS_RADII = (2.0, 3.0)
 CUE_AHEAD_HALF_WIDTH_RADII = 1.5
 CUE_PROFILE_STEP_RADII = 0.1
+CUE_BALL_CLEAR_RADII = 1.2
+CUE_MARKING_CLEAR_MM = 10.0
 CUE_FOREGROUND = 0.25
 CUE_MAX_WIDTH_RADII = 1.0
 # A player's arm, hand or body over the table: a blob of foreground (this level) inside
@@ -923,9 +926,27 @@ class VisionPipeline:
         w = self._work_xy(px)
         ix = np.clip(np.round(w[:, 0] - bx0).astype(int), 0, fg.shape[1] - 1)
         iy = np.clip(np.round(w[:, 1] - by0).astype(int), 0, fg.shape[0] - 1)
-        band = (fg[iy, ix] >= CUE_FOREGROUND).reshape(len(along), len(offs))
-        width = band.sum(axis=1) * step
+        band = (fg[iy, ix] >= CUE_FOREGROUND) & self._not_ball_nor_marking(pts.reshape(-1, 2), px)
+        width = band.reshape(len(along), len(offs)).sum(axis=1) * step
         return bool(((width > 0) & (width <= CUE_MAX_WIDTH_RADII)).all())
+
+    def _not_ball_nor_marking(self, pts_mm: np.ndarray, px: np.ndarray) -> np.ndarray:
+        """Which table points (at ball-centre height; ``px`` their pixels) lie clear of
+        every ball on the table (``CUE_BALL_CLEAR_RADII``) and whose pixels show the
+        cloth clear of the lines marked on it (``CUE_MARKING_CLEAR_MM``)."""
+        R = self.profile.ball_radius_mm
+        keep = np.ones(len(pts_mm), bool)
+        balls = [t.xy for t in self.tracker.tracks.values() if t.on_table]
+        if balls:
+            d = np.linalg.norm(pts_mm[:, None, :] - np.array(balls)[None], axis=2)
+            keep &= d.min(axis=1) > CUE_BALL_CLEAR_RADII * R
+        cloth = self.camera.unproject(px, 0.0).reshape(-1, 2) if self.profile.marked_lines else None
+        for name in self.profile.marked_lines:
+            a, b = (np.asarray(q, float) for q in self.profile.lines[name])
+            ab = b - a
+            s = np.clip((cloth - a) @ ab / max(float(ab @ ab), 1e-9), 0.0, 1.0)
+            keep &= np.linalg.norm(cloth - (a + s[:, None] * ab), axis=1) > CUE_MARKING_CLEAR_MM
+        return keep
 
     def _bare(self, xy_mm: np.ndarray) -> bool:
         """Does this table point show plain cloth now (mean foreground over a ball's spot
