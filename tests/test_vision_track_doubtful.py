@@ -9,6 +9,10 @@
   ball leaves bare cloth behind it: fp-rally_s9420);
 - a first-frame detection the pipeline doubts (a hand, an arm) gets its id only
   provisionally: if it moves it is dropped without an event (the real clips).
+
+The ball struck in these scenes is white 1: in Five Ball only the whites are struck
+(FB-2.2, FB-3.1), and a red or the kaisa does not move unseen while the whites lie in
+view (``tests/test_track_fb_unstruck.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ R = PROFILE.ball_radius_mm
 L, W = PROFILE.size_mm
 FPS = 30.0
 CLASSES = ("W1", "W2", "red", "K", "none")
-OTHERS = {"W1": [2400.0, 300.0], "W2": [2600.0, 1100.0], "R2": [1500.0, 1200.0]}
+OTHERS = {"K": [2400.0, 300.0], "W2": [2600.0, 1100.0], "R2": [1500.0, 1200.0]}
 
 
 def _row(cls: str) -> np.ndarray:
@@ -51,7 +55,7 @@ def _dets(f: int, pts, classes, blur=None) -> Detections:
 
 
 def _base():
-    return [OTHERS[b] for b in OTHERS], ["W1", "W2", "red"]
+    return [OTHERS[b] for b in OTHERS], ["K", "W2", "red"]
 
 
 def test_a_ball_entering_a_pocket_is_not_bounced_back_out_by_the_prediction():
@@ -94,14 +98,14 @@ def test_the_top_of_a_ball_sinking_into_a_pocket_is_not_that_ball_back_on_the_be
 
 
 def _hidden_under_the_cue(tr, spot):
-    """K lies at ``spot`` and then goes under the cue tip for half a second."""
+    """W1 lies at ``spot`` and then goes under the cue tip for half a second."""
     pts, cls = _base()
     f = 0
     for f in range(5):
-        tr.update(_dets(f, [*pts, spot], [*cls, "K"]))
+        tr.update(_dets(f, [*pts, spot], [*cls, "W1"]))
     for f in range(5, 20):
         tr.update(_dets(f, pts, cls))
-    assert tr.tracks["K"].state == "hidden"
+    assert tr.tracks["W1"].state == "hidden"
     return f + 1
 
 
@@ -116,10 +120,10 @@ def test_a_streak_on_the_cue_line_is_not_the_ball_under_the_cue_tip():
     hand = spot - u * 700.0
     pts, cls = _base()
     for k in range(5):
-        d = _dets(f + k, [*pts, hand], [*cls, "K"], blur=[[0, 0]] * 3 + [list(u * 60.0)])
+        d = _dets(f + k, [*pts, hand], [*cls, "W1"], blur=[[0, 0]] * 3 + [list(u * 60.0)])
         d.cls_prob[-1] = np.array([0.25, 0.25, 0.25, 0.25, 0.0])
         out = tr.update(d)
-        assert np.allclose(out.positions["K"], spot, atol=1.0), "K stays under the cue"
+        assert np.allclose(out.positions["W1"], spot, atol=1.0), "W1 stays under the cue"
 
 
 def test_a_ball_struck_from_under_the_cue_tip_continues_into_its_streak():
@@ -131,10 +135,10 @@ def test_a_ball_struck_from_under_the_cue_tip_continues_into_its_streak():
     u = np.array([0.6, 0.8])
     streak = spot + u * 150.0
     pts, cls = _base()
-    d = _dets(f, [*pts, streak], [*cls, "K"], blur=[[0, 0]] * 3 + [list(u * 60.0)])
+    d = _dets(f, [*pts, streak], [*cls, "W1"], blur=[[0, 0]] * 3 + [list(u * 60.0)])
     d.cls_prob[-1] = np.array([0.25, 0.25, 0.25, 0.25, 0.0])
     out = tr.update(d)
-    assert "K" in out.visible and np.allclose(out.positions["K"], streak, atol=1.0)
+    assert "W1" in out.visible and np.allclose(out.positions["W1"], streak, atol=1.0)
 
 
 def _cue_over(spot: np.ndarray, u: np.ndarray):
@@ -150,9 +154,9 @@ def _cue_over(spot: np.ndarray, u: np.ndarray):
 
 
 def _streak_from_the_spot(offset_mm: float):
-    """K under the cue tip, the cue moving over its spot (the pixels there change),
+    """W1 under the cue tip, the cue moving over its spot (the pixels there change),
     and one streak on the cue's line ``offset_mm`` from the spot (negative: back along
-    the cue).  The tracker's K after that frame."""
+    the cue).  The tracker's W1 after that frame."""
     tr = BallTracker(PROFILE, "five-ball")
     spot = np.array([1400.0, 700.0])
     u = np.array([0.6, 0.8])  # the way the cue points
@@ -161,7 +165,7 @@ def _streak_from_the_spot(offset_mm: float):
     f = _hidden_under_the_cue(tr, spot)
     streak = spot + u * offset_mm
     pts, cls = _base()
-    d = _dets(f, [*pts, streak], [*cls, "K"], blur=[[0, 0]] * 3 + [list(u * 48.0)])
+    d = _dets(f, [*pts, streak], [*cls, "W1"], blur=[[0, 0]] * 3 + [list(u * 48.0)])
     d.cls_prob[-1] = np.array([0.25, 0.25, 0.25, 0.25, 0.0])
     out = tr.update(d)
     return out, spot, streak
@@ -173,12 +177,12 @@ def test_the_cue_shaft_over_a_ball_is_not_that_ball_struck_into_a_streak():
     through the spot.  Between them the shaft covers everything: a struck ball would
     have left bare cloth behind it."""
     out, spot, _ = _streak_from_the_spot(-290.0)
-    assert np.allclose(out.positions["K"], spot, atol=1.0) and "K" not in out.visible
+    assert np.allclose(out.positions["W1"], spot, atol=1.0) and "W1" not in out.visible
 
 
 def test_a_ball_struck_from_under_the_cue_leaves_bare_cloth_and_is_found_in_its_streak():
     out, _, streak = _streak_from_the_spot(290.0)  # forward, away from the cue
-    assert "K" in out.visible and np.allclose(out.positions["K"], streak, atol=1.0)
+    assert "W1" in out.visible and np.allclose(out.positions["W1"], streak, atol=1.0)
 
 
 def test_a_doubtful_first_frame_blob_that_moves_is_dropped_without_an_event():
@@ -188,13 +192,13 @@ def test_a_doubtful_first_frame_blob_that_moves_is_dropped_without_an_event():
     hand = np.array([900.0, 400.0])
     ball = np.array([1200.0, 700.0])  # a doubtful real ball (e.g. a red darker than the cloth)
     doubt = np.array([False] * 3 + [True, True])
-    out = tr.update(_dets(0, [*pts, hand, ball], [*cls, "K", "red"]), doubt)
+    out = tr.update(_dets(0, [*pts, hand, ball], [*cls, "W1", "red"]), doubt)
     assert len(out.positions) == 3, "doubtful ones are not reported yet"
     events = list(out.events)
     n = int(round(2 * PROVISIONAL_CONFIRM_S * FPS))
     for f in range(1, n):
         h = hand + [6.0 * f, 3.0 * f]  # the hand drifts
-        out = tr.update(_dets(f, [*pts, h, ball], [*cls, "K", "red"]))
+        out = tr.update(_dets(f, [*pts, h, ball], [*cls, "W1", "red"]))
         events += out.events
     reported = {b: np.array(p) for b, p in out.positions.items()}
     assert any(np.allclose(p, ball, atol=2.0) for p in reported.values()), "the ball confirmed"
@@ -210,18 +214,18 @@ def test_a_doubtful_blob_in_an_arm_is_not_confirmed_while_the_arm_is_there():
     tr.in_arm = lambda xy: arm_there["on"]
     pts, cls = _base()
     finger = np.array([900.0, 400.0])
-    tr.update(_dets(0, [*pts, finger], [*cls, "K"]), np.array([False] * 3 + [True]))
+    tr.update(_dets(0, [*pts, finger], [*cls, "W1"]), np.array([False] * 3 + [True]))
     n = int(round(3 * PROVISIONAL_CONFIRM_S * FPS))
     for f in range(1, n):  # a bridge hand held still for a while
-        out = tr.update(_dets(f, [*pts, finger], [*cls, "K"]))
-        assert "K" not in out.positions
+        out = tr.update(_dets(f, [*pts, finger], [*cls, "W1"]))
+        assert "W1" not in out.positions
     out = tr.update(_dets(n, pts, cls))  # then the hand goes
-    assert "K" not in out.positions and tr.tracks["K"].state == "off"
+    assert "W1" not in out.positions and tr.tracks["W1"].state == "off"
 
 
 def _vanish(in_arm: bool, gone_s: float):
-    """K lies still, then is gone from its spot (plain cloth there) for a while the
-    other balls lie still; then a clean K-like ball shows up rolling 1.5 m away."""
+    """W1 lies still, then is gone from its spot (plain cloth there) for a while the
+    other balls lie still; then a clean W1-like ball shows up rolling 1.5 m away."""
     tr = BallTracker(PROFILE, "five-ball")
     tr.occluded = lambda xy: False
     tr.in_arm = lambda xy: in_arm
@@ -230,14 +234,14 @@ def _vanish(in_arm: bool, gone_s: float):
     spot = np.array([400.0, 700.0])
     events = []
     for f in range(10):
-        events += tr.update(_dets(f, [*pts, spot], [*cls, "K"])).events
+        events += tr.update(_dets(f, [*pts, spot], [*cls, "W1"])).events
     n_gone = int(gone_s * FPS)
     for f in range(10, 10 + n_gone):
         events += tr.update(_dets(f, pts, cls)).events
     far = np.array([1900.0, 500.0])
     out = None
     for k, f in enumerate(range(10 + n_gone, 20 + n_gone)):
-        out = tr.update(_dets(f, [*pts, far + [-10.0 * k, 0.0]], [*cls, "K"]))
+        out = tr.update(_dets(f, [*pts, far + [-10.0 * k, 0.0]], [*cls, "W1"]))
         events += out.events
     return tr, events, out, far
 
@@ -248,12 +252,12 @@ def test_a_ball_struck_away_unseen_is_found_again_where_it_rolled():
     # gone longer than a ball taken by hand may be, within a struck ball's wait
     tr, events, out, far = _vanish(False, (GONE_CONFIRM_S + STRUCK_GONE_S) / 2)
     assert not any(e.type == "ball_removed" for e in events)
-    assert "K" in out.visible and np.linalg.norm(np.subtract(out.positions["K"], far)) < 150
+    assert "W1" in out.visible and np.linalg.norm(np.subtract(out.positions["W1"], far)) < 150
 
 
 def test_a_ball_gone_from_under_a_hand_is_removed():
     tr, events, out, far = _vanish(True, (GONE_CONFIRM_S + STRUCK_GONE_S) / 2)
-    assert [e["ball"] for e in events if e.type == "ball_removed"] == ["K"]
+    assert [e["ball"] for e in events if e.type == "ball_removed"] == ["W1"]
 
 
 def test_a_streak_far_along_the_cue_line_is_not_the_ball_even_when_its_spot_changed():
@@ -268,27 +272,27 @@ def test_a_streak_far_along_the_cue_line_is_not_the_ball_even_when_its_spot_chan
     u = np.array([0.6, 0.8])
     hand = spot - u * 700.0
     pts, cls = _base()
-    d = _dets(f, [*pts, hand], [*cls, "K"], blur=[[0, 0]] * 3 + [list(u * 40.0)])
+    d = _dets(f, [*pts, hand], [*cls, "W1"], blur=[[0, 0]] * 3 + [list(u * 40.0)])
     d.cls_prob[-1] = np.array([0.25, 0.25, 0.25, 0.25, 0.0])
     out = tr.update(d)
-    assert np.allclose(out.positions["K"], spot, atol=1.0) and "K" not in out.visible
+    assert np.allclose(out.positions["W1"], spot, atol=1.0) and "W1" not in out.visible
 
 
 def _struck_smear_missed_once(offset_mm: float):
-    """K seen on its spot, then gone from it (bare cloth) with no smear found in that
+    """W1 seen on its spot, then gone from it (bare cloth) with no smear found in that
     frame, then a smear one frame later ``offset_mm`` along its way, 33 mm half long
-    (the detector finds only part of a fast ball's smear).  The tracker's K."""
+    (the detector finds only part of a fast ball's smear).  The tracker's W1."""
     tr = BallTracker(PROFILE, "five-ball")
     tr.occluded = lambda xy: False
     tr.spot_changed = lambda xy: True
     spot = np.array([700.0, 700.0])
     pts, cls = _base()
     for f in range(5):
-        tr.update(_dets(f, [*pts, spot], [*cls, "K"]))
+        tr.update(_dets(f, [*pts, spot], [*cls, "W1"]))
     tr.update(_dets(5, pts, cls))  # gone: its smear not found
     u = np.array([1.0, 0.04]) / np.hypot(1.0, 0.04)
     streak = spot + u * offset_mm
-    d = _dets(6, [*pts, streak], [*cls, "K"], blur=[[0, 0]] * 3 + [list(u * 33.0)])
+    d = _dets(6, [*pts, streak], [*cls, "W1"], blur=[[0, 0]] * 3 + [list(u * 33.0)])
     d.cls_prob[-1] = np.array([0.25, 0.25, 0.25, 0.25, 0.0])
     return tr.update(d), streak
 
@@ -299,4 +303,4 @@ def test_a_struck_ball_whose_first_smear_was_missed_is_found_in_the_next():
     507 mm from the spot (two frames' way), beyond one frame's bound: the yellow stayed
     'hidden' on its spot and the break's cue ball was read as rack ball 1."""
     out, streak = _struck_smear_missed_once(540.0)
-    assert "K" in out.visible and np.allclose(out.positions["K"], streak, atol=1.0)
+    assert "W1" in out.visible and np.allclose(out.positions["W1"], streak, atol=1.0)

@@ -844,7 +844,7 @@ class BallTracker:
         reached still ball ``tr`` since it was last seen (each within its own speed's
         reach, as a ball lost while moving is looked for).  False while a ball is lost
         on its way (it may be anywhere near) and while nothing rolls (a stroke may be
-        being played)."""
+        being played) -- unless no stroke can have set ``tr`` moving (``_unstruck``)."""
         since = max(0.0, t - tr.last_seen_t)
         x, y = tr.xy[0], tr.xy[1]
         rolling = False
@@ -862,7 +862,27 @@ class BallTracker:
             reach = (HIDDEN_SPEED_FACTOR * own + HIDDEN_SPEED_MARGIN_MM_S) * since + 4 * self.R
             if math.hypot(o.xy[0] - x, o.xy[1] - y) < reach:
                 return False
-        return rolling
+        return rolling or self._unstruck(tr, t)
+
+    def _unstruck(self, tr: Track, t: float) -> bool:
+        """Whether no stroke can have set still ball ``tr`` moving since it was last
+        seen, nothing rolling.  In Five Ball each player strikes his own cue ball, a
+        white (FB-2.2, FB-3.1): a red or the kaisa moves only when a ball reaches it.
+        So a red or the kaisa hidden longer than ``HIDDEN_STILL_JUMP_S`` (a white struck
+        just now can have hit a ball just lost) while every white on the table lay in
+        view (none struck unseen) has not moved.  fb-ball-in-hand_s10306_1080p30 frame
+        20: the kaisa lay under the player's sleeve, the colour of the cloth, its spot
+        reading bare ("moved unseen") while nothing rolled; it took the white being put
+        down from the hand 558 mm away."""
+        if self.game != "five-ball" or _colour(tr.cls) == "white":
+            return False
+        if tr.state != "hidden" or t - tr.last_seen_t <= HIDDEN_STILL_JUMP_S:
+            return False
+        return all(
+            o.state == "table"
+            for o in self.tracks.values()
+            if o.on_table and _colour(o.cls) == "white"
+        )
 
     def reach_mm(self, tr: Track, since: float, streak: bool = False) -> float:
         """How far from its prediction a ball unseen for ``since`` seconds may be found.
