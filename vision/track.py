@@ -894,6 +894,19 @@ class BallTracker:
         if tr.state == "hidden" and tr.jumped:
             return JUMP_BACK_RADII * self.R  # over the rail: it may only fall back there
         reach = MAX_SPEED_MM_S * min(since, 0.2) + 2 * self.R
+        if (
+            streak
+            and tr.state == "hidden"
+            and tr.lost_moving
+            and self._out_of_play(tr, tr.last_seen_t + since)
+        ):
+            # a smear far off is a ball struck hard -- not one lost rolling slowly while
+            # other balls roll, none of which can have reached it (no stroke is played
+            # while balls roll): it keeps to its own speed.  fp-rally_s10329_720p30
+            # frame 454: ball 1, still but read 26 mm/s as an arm covered part of it,
+            # was lost "rolling" and took a streak 1.8 m away as ball 11 rolled far off
+            own = HIDDEN_SPEED_FACTOR * tr.lost_speed + HIDDEN_SPEED_MARGIN_MM_S
+            return min(reach, own * min(since, 0.5) + 2 * self.R)
         if self._lone_rolling(tr, since):
             own = max(tr.speed, tr.meas_speed)
             return min(reach, MOVING_GATE_RADII * self.R + LONE_TRAVEL_FACTOR * own * since)
