@@ -24,6 +24,20 @@ def dets(frame: int, pts, half_mm: float | None = None) -> Detections:
     return ivory_and_streak(frame, pts, FPS, half_mm)
 
 
+def hidden_a_second(tr: BallTracker) -> tuple[str, int]:
+    """The ball at SPOT and one other seen for five frames, then SPOT's out of view for
+    sixty (a second): its id and the next frame's index."""
+    for f in range(5):
+        tr.update(dets(f, [SPOT, OTHER]))
+    ball = next(k for k, t in tr.tracks.items() if np.allclose(t.xy, SPOT, atol=1))
+    f = 5
+    for _ in range(60):
+        tr.update(dets(f, [OTHER]))
+        f += 1
+    assert tr.tracks[ball].state == "hidden"
+    return ball, f
+
+
 def fist_after_a_long_hide(changed_lately: bool):
     """Two still balls; one goes out of view for a second under a sleeve the cloth's
     colour; then its spot reads bare (unchanged but for a shade), and a streak-shaped
@@ -35,14 +49,7 @@ def fist_after_a_long_hide(changed_lately: bool):
     tr.bare = lambda xy: bare[0]
     tr.spot_changed = lambda xy: False
     tr.spot_changed_lately = lambda xy: changed_lately
-    for f in range(5):
-        tr.update(dets(f, [SPOT, OTHER]))
-    ball = next(k for k, t in tr.tracks.items() if np.allclose(t.xy, SPOT, atol=1))
-    f = 5
-    for _ in range(60):
-        tr.update(dets(f, [OTHER]))
-        f += 1
-    assert tr.tracks[ball].state == "hidden"
+    ball, f = hidden_a_second(tr)
     bare[0] = True  # ... until the arm shifts a little and it reads as cloth
     out = tr.update(dets(f, [OTHER, FIST], half_mm=-42.0))
     return tr, ball, out
@@ -70,14 +77,7 @@ def fist_over_the_spot(cue_ahead):
     tr.spot_changed = lambda xy: True
     tr.spot_changed_lately = lambda xy: True
     tr.cue_ahead = cue_ahead
-    for f in range(5):
-        tr.update(dets(f, [SPOT, OTHER]))
-    ball = next(k for k, t in tr.tracks.items() if np.allclose(t.xy, SPOT, atol=1))
-    f = 5
-    for _ in range(60):
-        tr.update(dets(f, [OTHER]))
-        f += 1
-    assert tr.tracks[ball].state == "hidden"
+    ball, f = hidden_a_second(tr)
     fist = SPOT + [-64.0, 13.0]  # its near end at the spot
     out = tr.update(dets(f, [OTHER, fist], half_mm=40.0))
     return tr, ball, out, fist

@@ -1035,12 +1035,18 @@ class BallTracker:
         read as a streak starting there; the cue ran on from the fist's far end."""
         if self.cue_ahead is None:
             return False
+        u, hl, _ = self._axis_from_spot(xy, det, j)
+        return bool(self.cue_ahead(det.xy_mm[j] + u * hl, u))
+
+    def _axis_from_spot(self, xy: np.ndarray, det: Detections, j: int) -> tuple:
+        """Streak ``j``'s axis seen from spot ``xy``: the unit vector from the spot's side
+        through the streak, its half length (mm) and the spot's distance (mm) from its
+        middle along the axis.  ``_from_spot`` has checked the streak has a length."""
         half = det.blur_mm[j]
         hl = float(np.hypot(*half))
-        u = half / hl  # _from_spot has checked the streak has a length
-        if float((np.asarray(xy) - det.xy_mm[j]) @ u) > 0:
-            u = -u  # from the spot through the streak
-        return bool(self.cue_ahead(det.xy_mm[j] + u * hl, u))
+        u = half / hl
+        along = float((np.asarray(xy) - det.xy_mm[j]) @ u)
+        return (-u if along > 0 else u), hl, abs(along)
 
     def _static_streak(self, xy: np.ndarray, t: float) -> bool:
         """Whether a streak seen at ``xy`` at time ``t`` lies within a radius of where a
@@ -1091,12 +1097,9 @@ class BallTracker:
         ball 3 (the clip's identity switch)."""
         if self.occluded is None:
             return False
-        half = det.blur_mm[j]
-        hl = float(np.hypot(*half))
-        u = half / hl  # _from_spot has checked the streak has a length
-        along = float((np.asarray(xy) - det.xy_mm[j]) @ u)
-        w = u if along > 0 else -u  # from the streak towards the spot
-        gap = abs(along) - hl - self.R  # from the near end to the spot's edge
+        u, hl, along = self._axis_from_spot(xy, det, j)
+        w = -u  # from the streak towards the spot
+        gap = along - hl - self.R  # from the near end to the spot's edge
         if gap < COVERED_GAP_MIN_RADII * self.R:
             return False
         near = det.xy_mm[j] + w * hl
