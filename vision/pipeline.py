@@ -110,7 +110,7 @@ STREAK_LOST_S = 0.3  # a ball lost this lately may be a streak somewhere
 REPEAT_TRAVEL_RADII = 0.5
 REPEAT_MAX_FRAMES = 2  # at most this many repeated frames in a row
 HOLD_RADII = 0.5  # a searched box holds a ball's centre at least this far inside (radii)
-COARSE_TRAVEL_RADII = 0.3  # a ball moving this far a frame is located in the work image only
+COARSE_TRAVEL_RADII = 0.1  # a ball moving this far a frame is located in the work image only
 
 
 @dataclass
