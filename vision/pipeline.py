@@ -41,6 +41,7 @@ from .track import (
 CHANGE_LEVEL = 28  # 8-bit difference (any channel) that counts as a change
 GRID_RADII = 0.5  # change-grid spacing in ball radii
 TILE_RADII = 6.0  # side of a change tile in ball radii
+CHANGE_PAD_RADII = 1.0  # a change is searched this far around (a ball's centre lies within)
 FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
 SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
 SETTLE_EVERY_FRAMES = 4  # ... every this many frames
@@ -1017,6 +1018,7 @@ class VisionPipeline:
         if not changed.any():
             return []
         tile = max(2, int(round(TILE_RADII / GRID_RADII)))  # grid cells per tile
+        p = int(math.ceil(CHANGE_PAD_RADII / GRID_RADII)) + 1  # cells around a change
         h, w = changed.shape
         th, tw = -(-h // tile), -(-w // tile)
         pad = np.zeros((th * tile, tw * tile), bool)
@@ -1032,9 +1034,16 @@ class VisionPipeline:
                 t0 = tx
                 while tx < tw and hit[ty, tx]:
                     tx += 1
+                # the run's changed cells, padded by a ball's radius and a cell
+                sub = pad[ty * tile : (ty + 1) * tile, t0 * tile : tx * tile]
+                rows = np.flatnonzero(sub.any(axis=1))
+                cols = np.flatnonzero(sub.any(axis=0))
                 boxes.append(
                     self._grid_to_work(
-                        t0 * tile - 1, ty * tile - 1, tx * tile + 1, (ty + 1) * tile + 1
+                        t0 * tile + cols[0] - p,
+                        ty * tile + rows[0] - p,
+                        t0 * tile + cols[-1] + 1 + p,
+                        ty * tile + rows[-1] + 1 + p,
                     )
                 )
         return boxes
