@@ -120,6 +120,7 @@ STREAK_MIN_REL = 0.8  # a streak's mean brightness / the cloth's (a ball is not 
 # -- the same detections.  Auto: as many threads (the caller's included) as OpenCV may
 # use, at most this many.
 MAX_WORKERS = 4
+WINDOW_MARGIN_RADII = 2.2  # a searched box's window reaches this far around it
 _CHANNEL_SUM = np.ones((1, 3), np.float32)  # cv2.transform: the sum of a pixel's channels
 PEAK_WINDOW_HALF = 2  # a vote peak's sub-pixel centroid is taken in a 5x5 window
 _PEAK_OFFSETS = tuple(  # that window's row and column offsets, flattened
@@ -465,6 +466,12 @@ class BallDetector:
         x0, y0 = self.roi[:2]
         return (np.asarray(xy_px, float) - np.array([x0, y0]) + 0.5) * self.scale - 0.5
 
+    @property
+    def window_margin(self) -> int:
+        """Work pixels searched around a box in :meth:`detect_regions` (a ball's whole
+        rim, and the ring around it that tells a ball from a hand)."""
+        return int(math.ceil(WINDOW_MARGIN_RADII * self.r_work))
+
     def work_box(self, box_px: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
         """A box in frame pixels -> the covering box in work pixels (clipped)."""
         x0, y0 = self.roi[:2]
@@ -504,7 +511,7 @@ class BallDetector:
         self._image = image
         self._coarse_px = None if coarse_px is None else np.asarray(coarse_px, float).reshape(-1, 2)
         ww, wh = self.work_size
-        m = int(math.ceil(2.2 * self.r_work))
+        m = self.window_margin
         jobs = []  # per searched box: the frame, its window (work pixels), the keep box
         for bx0, by0, bx1, by1 in boxes_work:
             ex0, ey0 = max(0, bx0 - m), max(0, by0 - m)
@@ -1141,7 +1148,7 @@ class BallDetector:
         ring, rel_core = np.zeros(n), np.ones(n)
         if self._cloth is None:
             return ring, rel_core
-        k = int(math.ceil(2.2 * self.r_work))
+        k = self.window_margin
         x0, y0 = self.roi[:2]
         wxy = self._to_work(xy_px)
         wot = self._to_work(others_px) if len(others_px) else np.zeros((0, 2))
