@@ -44,9 +44,9 @@ TILE_RADII = 6.0  # side of a change tile in ball radii
 CHANGE_PAD_RADII = 1.0  # a change is searched this far around (a ball's centre lies within)
 FULL_REDETECT_FRACTION = 0.35  # more of the grid changed than this: detect everywhere
 SETTLE_S = 1.5  # for this long after a ball stops, it is searched again ...
-SETTLE_EVERY_FRAMES = 4  # ... every this many frames
+SETTLE_EVERY_S = 4 / 30  # ... this often (every 4th frame at 30 fps, 8th at 60)
 FAR_CHANGE_EVERY_FRAMES = 1  # >1 searches changes away from all balls less often (3 lost balls)
-RECLASSIFY_EVERY_FRAMES = 6  # continuations of tracked balls are classified this often
+RECLASSIFY_EVERY_S = 0.2  # continuations of tracked balls are classified this often
 # Detections scored below this whose ring is unexplained foreground (the detector's
 # clutter test) lie in a hand or an arm ...
 CLUTTER_SCORE = 0.3
@@ -139,6 +139,7 @@ class VisionPipeline:
         self.stride = max(1, int(round(GRID_RADII * self.detector.radius_px_min)))
         self._ref: np.ndarray | None = None
         self._last: Detections | None = None
+        self._prev_t: float | None = None  # the last frame processed (not repeated)
         self._img: np.ndarray | None = None
         self.stats = {"frames": 0, "full": 0, "boxes": 0}
         self._forced = np.zeros((0, 2))  # frame pixels to search again next frame
@@ -279,6 +280,7 @@ class VisionPipeline:
         self._last_out = out
         # Balls that stopped lately get a careful look now and then while they settle
         # (a creeping ball changes too little a frame to trigger the change grid).
+        settle_due = _period_crossed(self._prev_t, frame.t, SETTLE_EVERY_S)
         stopped = [
             tr.xy
             for tr in self.tracker.tracks.values()
@@ -287,14 +289,13 @@ class VisionPipeline:
             and tr.still_since_t is not None
             and (
                 tr.still_since_t == frame.t
-                or (
-                    frame.t - tr.still_since_t < SETTLE_S and frame.index % SETTLE_EVERY_FRAMES == 0
-                )
+                or (settle_due and frame.t - tr.still_since_t < SETTLE_S)
             )
         ]
         if stopped:
             R = self.profile.ball_radius_mm
             self._forced = self.camera.project(np.array(stopped), R).reshape(-1, 2)
+        self._prev_t = frame.t
         self.stats["frames"] += 1
         self.stats["full"] += full
         self.stats["boxes"] += n_boxes
@@ -734,7 +735,9 @@ class VisionPipeline:
         A detection where exactly one tracked ball is predicted (and no other ball
         near) needs no CNN: its row is uniform over the game's balls, which adds
         nothing to the track's class evidence and leaves the match to motion.  Every
-        ``RECLASSIFY_EVERY_FRAMES``-th frame classifies everything.
+        ``RECLASSIFY_EVERY_S`` a frame classifies everything (a period in seconds, not
+        frames: at 60 fps every 6th frame doubled the CNN's work per second of play for
+        no more evidence than a ball's class needs).
         """
         ident = self.identifier
         tr = self.tracker
@@ -742,7 +745,7 @@ class VisionPipeline:
             len(det) == 0
             or not ident.has_model
             or tr.t is None
-            or frame.index % RECLASSIFY_EVERY_FRAMES == 0
+            or _period_crossed(tr.t, frame.t, RECLASSIFY_EVERY_S)
         ):
             return ident.identify(img, det)
         R = self.profile.ball_radius_mm
@@ -1183,6 +1186,14 @@ def _hold_whole_balls(
             break
         out = [list(b) for b in _merge_boxes([tuple(b) for b in out])]
     return [tuple(int(v) for v in b) for b in out]
+
+
+def _period_crossed(t_prev: float | None, t: float, period_s: float) -> bool:
+    """Whether a whole multiple of ``period_s`` lies in ``(t_prev, t]`` (to a microsecond's
+    rounding): a periodic task falls due once a period at any frame rate."""
+    if t_prev is None:
+        return True
+    return math.floor(t / period_s + 1e-6) > math.floor(t_prev / period_s + 1e-6)
 
 
 def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
