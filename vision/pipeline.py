@@ -734,10 +734,10 @@ class VisionPipeline:
 
         A detection where exactly one tracked ball is predicted (and no other ball
         near) needs no CNN: its row is uniform over the game's balls, which adds
-        nothing to the track's class evidence and leaves the match to motion.  Every
-        ``RECLASSIFY_EVERY_S`` a frame classifies everything (a period in seconds, not
-        frames: at 60 fps every 6th frame doubled the CNN's work per second of play for
-        no more evidence than a ball's class needs).
+        nothing to the track's class evidence and leaves the match to motion.  Once
+        every ``RECLASSIFY_EVERY_S`` a frame classifies everything (a period in seconds,
+        not frames: every 6th frame at 60 fps doubled the CNN's work per second of play
+        for no more evidence than a ball's class needs).
         """
         ident = self.identifier
         tr = self.tracker
@@ -1013,7 +1013,11 @@ class VisionPipeline:
         return out
 
     def _change_boxes(self, changed: np.ndarray) -> list[tuple[int, int, int, int]]:
-        """Tiles (about 6 radii square) holding a change, merged along rows.
+        """Boxes around the changed cells: tiles (about 6 radii square) holding a change
+        are merged along rows, and each run of tiles is searched over the box of its
+        changed cells padded by ``CHANGE_PAD_RADII`` and a cell (a ball that changed a
+        cell has its centre within a radius of it; the whole tile was searched before,
+        a third to a half more area).
 
         Tiles rather than one box per blob: a long diagonal cue would otherwise make
         a box as big as the table.
