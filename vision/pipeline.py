@@ -482,8 +482,12 @@ class VisionPipeline:
     ) -> np.ndarray:
         """For rows ``idx``: little unexplained foreground around each (``outer``: past a
         crisp rim's colour fringe) and a core not darker than the cloth -- a ball put
-        down, not a knuckle, an elbow or a sleeve."""
-        ring, rel = self.detector.surroundings(img, det.xy_px[idx], det.xy_px, outer=outer)
+        down, not a knuckle, an elbow or a sleeve.  Only the other detections explain
+        foreground, not the rows vetted with it: two knuckles of a hand held still,
+        side by side, each explained the other's ring (fp-rally_s9729_720p30, frames
+        650-659, reported as balls put down for ten frames)."""
+        others = np.delete(det.xy_px, idx, axis=0)
+        ring, rel = self.detector.surroundings(img, det.xy_px[idx], others, outer=outer)
         return (ring <= NEW_MAX_RING) & (rel >= NEW_MIN_REL)
 
     def _rack_rows(self, det: Detections) -> np.ndarray:
