@@ -137,3 +137,40 @@ def bundled_start(clip: str):
 
     truth, img = bundled_first_frame(clip)
     return CameraModel.from_dict(truth["camera"]), load_profile(truth["table"]["name"]), img
+
+
+def started_pipeline(clip: str, game: str = "five-ball"):
+    """A bundled clip's (camera, table profile, first frame, pipeline), the pipeline
+    having processed that frame (every ball found and tracked)."""
+    from luza.vision.pipeline import VisionPipeline
+    from luza.vision.sources import Frame
+
+    cam, prof, img = bundled_start(clip)
+    pipe = VisionPipeline(cam, prof, game)
+    pipe.process(Frame(0, 0.0, img))
+    return cam, prof, img, pipe
+
+
+def open_cloth_point(
+    pipe,
+    prof: TableProfile,
+    clear_radii: float,
+    x_fracs: np.ndarray,
+    y_fracs: np.ndarray,
+    reach_mm: np.ndarray | None = None,
+) -> np.ndarray:
+    """The first bed point (mm), over ``x_fracs`` of the table's length and, for each,
+    ``y_fracs`` of its width, that lies -- with each point ``reach_mm`` (offsets, mm)
+    from it -- more than ``clear_radii`` ball radii from every ball the pipeline tracks
+    on the table; the test fails when there is none."""
+    import pytest
+
+    R = prof.ball_radius_mm
+    balls = np.array([t.xy for t in pipe.tracker.tracks.values() if t.on_table])
+    reach = np.zeros((1, 2)) if reach_mm is None else np.asarray(reach_mm, float).reshape(-1, 2)
+    for x in np.asarray(x_fracs) * prof.length_mm:
+        for y in np.asarray(y_fracs) * prof.width_mm:
+            p = np.array([x, y])
+            if np.linalg.norm((p + reach)[:, None] - balls[None], axis=2).min() > clear_radii * R:
+                return p
+    pytest.fail("no open cloth in the bundled frame")

@@ -13,20 +13,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from render_helpers import bundled_start
+from render_helpers import started_pipeline
 
-from luza.vision.pipeline import GRID_RADII, TILE_RADII, VisionPipeline
-from luza.vision.sources import Frame
+from luza.vision.pipeline import GRID_RADII, TILE_RADII
 
 CLIP = "fb-kaisa-middle_s0_720p30"
 
 
 @pytest.fixture(scope="module")
 def pipe():
-    cam, prof, img = bundled_start(CLIP)
-    p = VisionPipeline(cam, prof, "five-ball")
-    p.process(Frame(0, 0.0, img))
-    return p
+    return started_pipeline(CLIP)[3]
 
 
 def _cell_work_xy(pipe, gy: int, gx: int) -> np.ndarray:

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from render_helpers import bundled_start
+from render_helpers import started_pipeline
 
-from luza.vision.pipeline import VisionPipeline
 from luza.vision.sources import Frame
 
 CLIP = "fb-kaisa-middle_s0_720p30"
@@ -25,9 +24,7 @@ FPS = 60.0
 @pytest.fixture()
 def rolling():
     """A pipeline after the bundled first frame, one ball given a speed; sets it."""
-    cam, prof, img = bundled_start(CLIP)
-    pipe = VisionPipeline(cam, prof, "five-ball")
-    pipe.process(Frame(0, 0.0, img))
+    _cam, prof, img, pipe = started_pipeline(CLIP)
     track = next(t for t in pipe.tracker.tracks.values() if t.on_table)
 
     def roll(radii_a_frame: float) -> np.ndarray:

@@ -12,10 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from render_helpers import bundled_start
-
-from luza.vision.pipeline import VisionPipeline
-from luza.vision.sources import Frame
+from render_helpers import open_cloth_point, started_pipeline
 
 CLIP = "fb-kaisa-middle_s0_720p30"
 CUE_BGR = (40, 60, 95)  # dark wood
@@ -25,20 +22,13 @@ U = np.array([1.0, 0.0])
 
 @pytest.fixture(scope="module")
 def started():
-    cam, prof, img = bundled_start(CLIP)
-    pipe = VisionPipeline(cam, prof, "five-ball")
-    pipe.process(Frame(0, 0.0, img))
-    R = prof.ball_radius_mm
-    balls = np.array([t.xy for t in pipe.tracker.tracks.values() if t.on_table])
+    cam, prof, img, pipe = started_pipeline(CLIP)
     # a point with open cloth for eight radii around it and on to its right
-    L, W = prof.length_mm, prof.width_mm
-    for x in np.linspace(0.2 * L, 0.6 * L, 9):
-        for y in np.linspace(0.25 * W, 0.75 * W, 5):
-            p = np.array([x, y])
-            way = p + np.linspace(-2, 8, 11)[:, None] * R * U
-            if np.linalg.norm(way[:, None] - balls[None], axis=2).min() > 8 * R:
-                return cam, prof, img, pipe, p
-    pytest.fail("no open cloth in the bundled frame")
+    way = np.linspace(-2, 8, 11)[:, None] * prof.ball_radius_mm * U
+    p = open_cloth_point(
+        pipe, prof, 8, np.linspace(0.2, 0.6, 9), np.linspace(0.25, 0.75, 5), reach_mm=way
+    )
+    return cam, prof, img, pipe, p
 
 
 def _px(cam, prof, pts) -> np.ndarray:

@@ -13,20 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from render_helpers import bundled_start
-
-from luza.vision.pipeline import VisionPipeline
-from luza.vision.sources import Frame
+from render_helpers import started_pipeline
 
 CLIP = "fb-kaisa-middle_s0_720p30"
 
 
 @pytest.fixture(scope="module")
 def started():
-    cam, prof, img = bundled_start(CLIP)
-    pipe = VisionPipeline(cam, prof, "five-ball")
-    pipe.process(Frame(0, 0.0, img))
-    return cam, prof, img, pipe
+    return started_pipeline(CLIP)
 
 
 def _covered(started, width_frac: float) -> np.ndarray:

@@ -14,11 +14,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from render_helpers import bundled_start
+from render_helpers import open_cloth_point, started_pipeline
 
 from luza.vision.detections import Detections
-from luza.vision.pipeline import NEW_MAX_RING, VisionPipeline
-from luza.vision.sources import Frame
+from luza.vision.pipeline import NEW_MAX_RING
 
 CLIP = "fb-kaisa-middle_s0_720p30"
 IVORY_BGR = (140, 170, 200)
@@ -30,22 +29,9 @@ def scene():
     """The pipeline after the first frame, a point with open cloth around it, the
     frame with disc A there, disc B touching it on the right and a patch of skin
     across the far left of A's surrounding ring."""
-    cam, prof, img = bundled_start(CLIP)
-    pipe = VisionPipeline(cam, prof, "five-ball")
-    pipe.process(Frame(0, 0.0, img))
+    cam, prof, img, pipe = started_pipeline(CLIP)
     R = prof.ball_radius_mm
-    balls = np.array([t.xy for t in pipe.tracker.tracks.values() if t.on_table])
-    L, W = prof.length_mm, prof.width_mm
-    for x in np.linspace(0.2 * L, 0.8 * L, 13):
-        for y in np.linspace(0.3 * W, 0.7 * W, 5):
-            p = np.array([x, y])
-            if np.linalg.norm(balls - p, axis=1).min() > 10 * R:
-                break
-        else:
-            continue
-        break
-    else:
-        pytest.fail("no open cloth in the bundled frame")
+    p = open_cloth_point(pipe, prof, 10, np.linspace(0.2, 0.8, 13), np.linspace(0.3, 0.7, 5))
     a_px, b_px = cam.project(np.array([p, p + [2 * R, 0.0]]), R).reshape(-1, 2)
     r_px = float(np.linalg.norm(b_px - a_px)) / 2
     out = img.copy()
