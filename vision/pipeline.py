@@ -112,6 +112,11 @@ REPEAT_TRAVEL_RADII = 0.5
 REPEAT_MAX_FRAMES = 2  # at most this many repeated frames in a row
 HOLD_RADII = 0.5  # a searched box holds a ball's centre at least this far inside (radii)
 COARSE_TRAVEL_RADII = 0.1  # a ball moving this far a frame is located in the work image only
+# A pocket a ball went into during the stroke: its mouth is searched every frame until the
+# stroke ends, this far (ball radii) past either jaw (a ball hanging in the jaws lies still
+# there, nothing changing around it, after the tracker lost it rolling in)
+POCKET_WATCH_RADII = 2.0
+JAWS_MIN_CLASS_PROB = 0.5  # a view there is that ball when the classifier reads its class
 
 
 @dataclass
@@ -140,6 +145,7 @@ class VisionPipeline:
         self._ref: np.ndarray | None = None
         self._last: Detections | None = None
         self._prev_t: float | None = None  # the last frame processed (not repeated)
+        self._jaws_seen = False  # the last vetting found a ball in a watched pocket mouth
         self._img: np.ndarray | None = None
         self.stats = {"frames": 0, "full": 0, "boxes": 0}
         self._forced = np.zeros((0, 2))  # frame pixels to search again next frame
@@ -203,6 +209,8 @@ class VisionPipeline:
             self._recent_changes.append(changed)
             boxes = self._near_balls_or_due(self._change_boxes(changed), frame.index)
             boxes += self._moving_boxes()
+            boxes += self._pocket_watch_boxes(frame.t, every_frame=self._jaws_seen)
+            self._jaws_seen = False
             forced = self._forced
             self._forced = np.zeros((0, 2))
             r = self.detector.radius_px_max
@@ -396,6 +404,14 @@ class VisionPipeline:
             if len(idx):
                 ok[idx] = self._alone_on_cloth(img, det, idx)
             new &= ~far
+        jaws = new & self._in_watched_mouth(det)
+        self._jaws_seen = bool(jaws.any())
+        for j in np.nonzero(jaws)[0]:
+            # a ball hanging in the jaws of a pocket that ball went into: the hole
+            # around it is no hand's foreground (not alone on the cloth), so a fair rim
+            # the classifier reads as that ball's class, not in a player's arm
+            ok[j] = det.score[j] >= FAR_MIN_SCORE and not self._in_arm(det.xy_mm[j])
+        new &= ~jaws
         for j in np.nonzero(streak)[0]:
             ok[j] = self._streak_explained(det, j, dt)
         if (streak & ~ok).any():
@@ -1074,6 +1090,59 @@ class VisionPipeline:
         px = self.camera.project(np.array(corners).reshape(-1, 2), R).reshape(-1, 4, 2)
         lo_px, hi_px = px.min(axis=1), px.max(axis=1)
         return [self.detector.work_box((*lo_px[i], *hi_px[i])) for i in range(len(corners))]
+
+    def _watched_mouths(self) -> list[tuple[np.ndarray, float, str]]:
+        """The mouths of the pockets a ball went into during the stroke still being played:
+        each mouth's centre (mm), the half side (mm) of the square searched around it and
+        the class of the ball that went in."""
+        tr = self.tracker
+        if not tr.in_shot:
+            return []
+        R = self.profile.ball_radius_mm
+        out = []
+        for t in tr.tracks.values():
+            if t.state != "pocketed" or t.pocket is None or t.last_seen_t < tr.shot_start_t:
+                continue
+            pk = tr.motion.pockets[t.pocket]
+            half = 0.5 * pk.spec.mouth_mm + POCKET_WATCH_RADII * R
+            out.append((np.asarray(pk.mouth_centre, float), half, t.cls))
+        return out
+
+    def _in_watched_mouth(self, det: Detections) -> np.ndarray:
+        """Detections in the searched square of a watched pocket mouth
+        (:meth:`_watched_mouths`) that the classifier reads as the class of the ball that
+        went in there, and not as 'none'."""
+        out = np.zeros(len(det), bool)
+        mouths = self._watched_mouths() if len(det) else []
+        if not mouths or not det.cls_prob.shape[1]:
+            return out
+        classes = tuple(det.classes)
+        for c, half, cls in mouths:
+            if cls not in classes:
+                continue
+            inside = (np.abs(det.xy_mm - c) <= half).all(axis=1)
+            p = det.cls_prob[:, classes.index(cls)]
+            out |= inside & (p >= JAWS_MIN_CLASS_PROB) & (_none_prob(det) < NEW_MAX_NONE)
+        return out
+
+    def _pocket_watch_boxes(
+        self, t: float, every_frame: bool = False
+    ) -> list[tuple[int, int, int, int]]:
+        """Search boxes over the mouths of the pockets a ball went into during this
+        stroke, until the stroke ends: a ball hanging in the jaws, lost by the tracker as
+        it rolled in, lies still there with nothing changing around it.  Searched every
+        ``SETTLE_EVERY_S``, and ``every_frame`` while the last search found such a ball
+        (it must be seen frames running to take its id back)."""
+        if not (every_frame or _period_crossed(self._prev_t, t, SETTLE_EVERY_S)):
+            return []
+        mouths = self._watched_mouths()
+        if not mouths:
+            return []
+        R = self.profile.ball_radius_mm
+        corners = [[c + [-h, -h], c + [h, -h], c + [-h, h], c + [h, h]] for c, h, _ in mouths]
+        px = self.camera.project(np.array(corners).reshape(-1, 2), R).reshape(-1, 4, 2)
+        lo_px, hi_px = px.min(axis=1), px.max(axis=1)
+        return [self.detector.work_box((*lo_px[i], *hi_px[i])) for i in range(len(mouths))]
 
     def _update_ref(self, grid: np.ndarray, boxes, held_px: np.ndarray | None = None) -> None:
         """Renew the reference inside the searched boxes -- but not around ``held_px``,
