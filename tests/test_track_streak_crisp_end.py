@@ -89,3 +89,21 @@ def test_a_crisp_rim_is_not_a_blur_streak_end_of_a_ball_rushing_past():
     assert np.hypot(*np.subtract(out.positions[kd], d)) < 2.0
     assert np.hypot(*np.subtract(out.positions[ke], e)) < 2.0
     assert "Y" not in out.visible
+
+
+def test_a_still_balls_own_view_is_not_a_blur_streak_end_of_a_ball_rushing_at_it():
+    # fp-rally_s10518_720p30 frame 91: the yellow's blurred front, scored low, lined up
+    # with the view of a rack ball at rest ahead of it, scored as low by the rack's
+    # clutter -- the yellow is at its front, not between the two, and the ball at rest
+    # keeps its view
+    tr = BallTracker(PROFILE, "free-pyramid")
+    x = 1500.0
+    s = np.array([x + STEP + 160.0, 800.0])  # at rest, 160 mm past the yellow's front
+    outs = _rolling_yellow(tr, [s], last_x=x)
+    ks = _ball_at(outs[-1], s)
+    assert ks != "Y"
+    front = np.array([x + STEP, 800.0])
+    out = tr.update(_dets(11, [front, s], [IVORY, IVORY], score=[0.38, 0.3]))
+    assert np.hypot(*np.subtract(out.positions["Y"], front)) < 5.0
+    assert ks in out.visible
+    assert np.hypot(*np.subtract(out.positions[ks], s)) < 2.0

@@ -1131,7 +1131,12 @@ class BallTracker:
         neither is a crisp rim (``STREAK_END_MAX_SCORE``): a streak's ends are both
         blurred.  fp-multi_s9422_1080p60 frame 184: a rack ball's crisp rim paired with
         its neighbour's, scored low by the clutter of the rack, made a phantom ball
-        between them on the path of the yellow rushing in unseen, which took it."""
+        between them on the path of the yellow rushing in unseen, which took it.  Nor is
+        a still ball's own view (on its spot) an end: a ball rushing in has not gone
+        through it.  fp-rally_s10518_720p30 frame 91 (the twenty-third report set): the
+        yellow's blurred front at 7.7 m/s paired with the view of a rack ball behind the
+        apex, scored low by the rack's clutter, 210 mm on; the yellow took their middle,
+        148 mm past where it was, beyond the apex ball it had not yet reached."""
         R = self.R
         if len(det) < 2:
             return det
@@ -1139,6 +1144,12 @@ class BallTracker:
         xy = det.xy_mm.copy()
         streak = det.is_streak
         labels = det.labels
+        still = [t.xy for t in live if t.state == "table" and t.speed <= REST_SPEED_MM_S]
+        if still:
+            d_still = np.linalg.norm(xy[:, None] - np.array(still)[None], axis=2)
+            on_still = d_still.min(axis=1) < REST_GATE_RADII * R
+        else:
+            on_still = np.zeros(len(det), bool)
         for tr in live:
             p, vp = pred[tr.ball]
             speed = float(np.hypot(*vp))
@@ -1154,7 +1165,7 @@ class BallTracker:
             near = d < 4 * R + 0.5 * travel
             if (near & streak).any():
                 continue  # the streak itself was found: its ends are other balls
-            cand = [j for j in np.nonzero(near)[0] if j not in drop]
+            cand = [j for j in np.nonzero(near & ~on_still)[0] if j not in drop]
             best = None
             for a in range(len(cand)):
                 for b in range(a + 1, len(cand)):
