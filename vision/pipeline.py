@@ -143,7 +143,8 @@ class VisionPipeline:
         self.camera = camera
         self.stride = max(1, int(round(GRID_RADII * self.detector.radius_px_min)))
         self._ref: np.ndarray | None = None
-        self._last: Detections | None = None
+        self._last: Detections | None = None  # carried to the next frame
+        self._last_shown: Detections | None = None  # reported (FrameResult.detections)
         self._prev_t: float | None = None  # the last frame processed (not repeated)
         self._jaws_seen = False  # the last vetting found a ball in a watched pocket mouth
         self._img: np.ndarray | None = None
@@ -283,8 +284,10 @@ class VisionPipeline:
             det = vetted
         doubtful = None if self.tracker.started else self._doubtful(img, det)
         out = self.tracker.update(det, doubtful)
-        det = self._reported(det)
-        self._last = det
+        ok = self._report_mask(det)
+        shown = ok & ~self._unclaimable(det)
+        self._last = det if ok.all() else det[ok]
+        self._last_shown = det if shown.all() else det[shown]
         self._last_out = out
         # Balls that stopped lately get a careful look now and then while they settle
         # (a creeping ball changes too little a frame to trigger the change grid).
@@ -307,7 +310,7 @@ class VisionPipeline:
         self.stats["frames"] += 1
         self.stats["full"] += full
         self.stats["boxes"] += n_boxes
-        return FrameResult(out, det, full)
+        return FrameResult(out, self._last_shown, full)
 
     # ------------------------------------------------------------------ helpers
     def _is_repeat(self, grid: np.ndarray, prev: np.ndarray | None, frame: Frame) -> bool:
@@ -347,7 +350,7 @@ class VisionPipeline:
                 pos[b] = (float(p[0]), float(p[1]))
                 visible.discard(b)
         self.stats["frames"] += 1
-        det = dataclasses.replace(self._last, frame=frame.index, t=frame.t)
+        det = dataclasses.replace(self._last_shown, frame=frame.index, t=frame.t)
         return FrameResult(TrackerOutput(frame.index, frame.t, pos, visible, []), det, False)
 
     def _plausible(self, img: np.ndarray, det: Detections) -> Detections:
@@ -571,6 +574,11 @@ class VisionPipeline:
         return ~(ok | self.tracker.on_rack(det.xy_mm))
 
     def _reported(self, det: Detections) -> Detections:
+        """The detections kept (:meth:`_report_mask`)."""
+        ok = self._report_mask(det)
+        return det if ok.all() else det[ok]
+
+    def _report_mask(self, det: Detections) -> np.ndarray:
         """What the tracker made of the detections: the ones a ball took, and the rest
         only if each could be a ball put down (a crisp rim the classifier does not call
         'none', not over a pocket's hole, not in a player's arm: a knuckle of a hand
@@ -583,7 +591,7 @@ class VisionPipeline:
         tr = self.tracker
         taken, merged = tr.rows_taken, tr.rows_merged
         if len(taken) != len(det) or len(merged) != len(det) or taken.all():
-            return det
+            return np.ones(len(det), bool)
         ok = taken.copy()
         cand = ~taken & ~merged & ~det.is_streak
         if cand.any():
@@ -593,7 +601,25 @@ class VisionPipeline:
                 ok[j] = tr.motion.over_drop(
                     det.xy_mm[j], DROP_MARGIN_RADII * tr.R
                 ) is None and not self._in_arm(det.xy_mm[j])
-        return det if ok.all() else det[ok]
+        return ok
+
+    def _unclaimable(self, det: Detections) -> np.ndarray:
+        """Rows no ball took that no ball could be: every ball of the colour the
+        classifier reads was seen elsewhere in this frame and no id it may take is free
+        (``BallTracker.could_be_a_ball``).  Carried to the next frame (an id may come
+        free: a ball potted while it lies there) but not reported as a ball seen.
+        fb-rally_s10523_720p60, frames 383-528: the player's fist on the cue butt, a
+        dark sleeve on a grey cloth around it (no arm in the foreground), a crisp round
+        rim the classifier read as white 2 -- both whites seen on the table -- reported
+        as a ball for 31 frames."""
+        tr = self.tracker
+        out = np.zeros(len(det), bool)
+        taken, merged = tr.rows_taken, tr.rows_merged
+        if len(taken) != len(det) or len(merged) != len(det) or taken.all():
+            return out
+        for j in np.nonzero(~taken & ~merged & ~det.is_streak)[0]:
+            out[j] = not tr.could_be_a_ball(det, j)
+        return out
 
     def _smear_mm(self) -> float:
         """How far from its spot a struck ball may still read 'none' (STRUCK_SMEAR_RADII)."""

@@ -421,7 +421,7 @@ class BallTracker:
         # another row as the far end of a motion-blur streak (read by the pipeline)
         self.rows_taken = np.zeros(0, bool)
         self.rows_merged = np.zeros(0, bool)
-        self._rows_back: list[int] = []  # rows a ball back on its spot was placed on
+        self._rows_back: list[int] = []  # rows a ball was placed on (put down, back, found)
         self._loose_streaks: list[tuple[float, np.ndarray]] = []  # (t, xy): no ball took them
         self._freed: list[str] = []  # ids given up by provisional first-frame blobs
 
@@ -1540,8 +1540,7 @@ class BallTracker:
             if confirmed or back:
                 free = self._free_ids(c, z, det, j)
                 if free:
-                    if back:
-                        self._rows_back.append(j)  # the ball's view: the pipeline reports it
+                    self._rows_back.append(j)  # the ball's view: the pipeline reports it
                     tr = free[0]
                     lost = self._lost_rolling(tr, det.t)  # rolled unseen, stopped here
                     # gone over the rail, not yet given up
@@ -1597,6 +1596,19 @@ class BallTracker:
             and float(np.hypot(*(tr.xy - z))) < gate
             for tr in self.tracks.values()
         )
+
+    def could_be_a_ball(self, det: Detections, j: int) -> bool:
+        """Whether detection ``j`` of this frame, taken by no ball, could be one: a ball
+        of the colour it reads as went unseen in this frame (hidden, pocketed, off the
+        table: found again, or put down), or an id it may take is free
+        (``_free_ids``).  With every ball of that colour seen elsewhere in this very
+        frame it can only be something else."""
+        labels = det.labels
+        c = labels[j] if labels[j] else self._classes()[0]
+        col = _colour(c)  # white 1 and white 2 alike: the classifier may swap them
+        if any(_colour(t.cls) == col and t.last_seen_t < det.t for t in self.tracks.values()):
+            return True
+        return bool(self._free_ids(c, det.xy_mm[j], det, j))
 
     def _free_ids(self, c: str, z: np.ndarray, det: Detections, j: int) -> list[Track]:
         """The free ids (pocketed or off) a new still ball of class ``c`` at ``z`` may
