@@ -112,9 +112,10 @@ REPEAT_TRAVEL_RADII = 0.5
 REPEAT_MAX_FRAMES = 2  # at most this many repeated frames in a row
 HOLD_RADII = 0.5  # a searched box holds a ball's centre at least this far inside (radii)
 COARSE_TRAVEL_RADII = 0.1  # a ball moving this far a frame is located in the work image only
-# A pocket a ball went into during the stroke: its mouth is searched every frame until the
-# stroke ends, this far (ball radii) past either jaw (a ball hanging in the jaws lies still
-# there, nothing changing around it, after the tracker lost it rolling in)
+# A pocket a ball went into during the stroke: its mouth is searched until the stroke ends
+# (every SETTLE_EVERY_S; every frame while a ball is found there), this far (ball radii)
+# past either jaw (a ball hanging in the jaws lies still there, nothing changing around it,
+# after the tracker lost it rolling in)
 POCKET_WATCH_RADII = 2.0
 JAWS_MIN_CLASS_PROB = 0.5  # a view there is that ball when the classifier reads its class
 
@@ -573,11 +574,6 @@ class VisionPipeline:
         # the rack's balls are balls, however crowded (their rims and rings are)
         return ~(ok | self.tracker.on_rack(det.xy_mm))
 
-    def _reported(self, det: Detections) -> Detections:
-        """The detections kept (:meth:`_report_mask`)."""
-        ok = self._report_mask(det)
-        return det if ok.all() else det[ok]
-
     def _report_mask(self, det: Detections) -> np.ndarray:
         """What the tracker made of the detections: the ones a ball took, and the rest
         only if each could be a ball put down (a crisp rim the classifier does not call
@@ -608,10 +604,10 @@ class VisionPipeline:
         classifier reads was seen elsewhere in this frame and no id it may take is free
         (``BallTracker.could_be_a_ball``).  Carried to the next frame (an id may come
         free: a ball potted while it lies there) but not reported as a ball seen.
-        fb-rally_s10523_720p60, frames 383-528: the player's fist on the cue butt, a
-        dark sleeve on a grey cloth around it (no arm in the foreground), a crisp round
-        rim the classifier read as white 2 -- both whites seen on the table -- reported
-        as a ball for 31 frames."""
+        fb-rally_s10523_720p60, frames 233-235 and 383-528: the player's fist on the cue
+        butt, a dark sleeve on a grey cloth around it (no arm in the foreground), a
+        crisp round rim the classifier read as white 2 -- both whites seen on the table
+        -- reported as a ball for 34 frames."""
         tr = self.tracker
         out = np.zeros(len(det), bool)
         taken, merged = tr.rows_taken, tr.rows_merged
