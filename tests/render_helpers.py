@@ -174,3 +174,37 @@ def open_cloth_point(
             if np.linalg.norm((p + reach)[:, None] - balls[None], axis=2).min() > clear_radii * R:
                 return p
     pytest.fail("no open cloth in the bundled frame")
+
+
+def still_table_and_far_view(
+    clip: str, game: str, fps: float, cls: str, score: float, p_cls: float
+):
+    """A bundled clip's first frame through a fresh pipeline for four frames (the table
+    still), then the last frame's detections with one more row: a rim scoring ``score``
+    the classifier reads as ``cls`` at ``p_cls`` (the rest 'none'), at the bed point
+    farthest from every tracked ball (over 300 mm).  (pipeline, detections, that point);
+    the tracker has not seen that frame."""
+    from luza.vision.pipeline import VisionPipeline
+    from luza.vision.sources import Frame
+
+    cam, prof, img = bundled_start(clip)
+    pipe = VisionPipeline(cam, prof, game)
+    for f in range(4):
+        pipe.process(Frame(f, f / fps, img))
+    last = pipe._last
+    balls = np.array([t.xy for t in pipe.tracker.tracks.values() if t.on_table])
+    grid = np.array([(x, y) for x in range(300, 3300, 50) for y in range(300, 1500, 50)], float)
+    far = grid[np.argmax(np.min(np.linalg.norm(grid[:, None] - balls[None], axis=2), axis=1))]
+    assert np.min(np.linalg.norm(balls - far, axis=1)) > 300.0
+    det = last[np.r_[np.arange(len(last)), 0]]
+    det.xy_mm = det.xy_mm.copy()
+    det.xy_mm[-1] = far
+    det.score = np.asarray(det.score, float).copy()
+    det.score[-1] = score
+    row = np.zeros(len(det.classes))
+    row[det.classes.index(cls)] = p_cls
+    row[det.classes.index("none")] = 1.0 - p_cls
+    det.cls_prob = np.asarray(det.cls_prob, float).copy()
+    det.cls_prob[-1] = row
+    det.frame, det.t = 4, 4 / fps
+    return pipe, det, far

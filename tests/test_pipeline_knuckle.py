@@ -14,43 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from render_helpers import bundled_start
-
-from luza.vision.pipeline import VisionPipeline
-from luza.vision.sources import Frame
+from render_helpers import still_table_and_far_view
 
 CLIP = "fp-pots_s0_1080p60"
 FPS = 60.0
 
 
-@pytest.fixture(scope="module")
-def started():
-    return bundled_start(CLIP)
-
-
-def _knuckle_frame(started, arm: bool):
+def _knuckle_frame(arm: bool):
     """The pipeline after a few frames of the still table, then one frame's detections
     with one more crisp rim, the yellow's colours, 300 mm from every ball."""
-    cam, prof, img = started
-    pipe = VisionPipeline(cam, prof, "free-pyramid")
-    for f in range(4):
-        pipe.process(Frame(f, f / FPS, img))
-    last = pipe._last
-    balls = np.array([t.xy for t in pipe.tracker.tracks.values() if t.on_table])
-    grid = np.array([(x, y) for x in range(300, 3300, 50) for y in range(300, 1500, 50)], float)
-    far = grid[np.argmax(np.min(np.linalg.norm(grid[:, None] - balls[None], axis=2), axis=1))]
-    assert np.min(np.linalg.norm(balls - far, axis=1)) > 300.0
-    det = last[np.r_[np.arange(len(last)), 0]]
-    det.xy_mm = det.xy_mm.copy()
-    det.xy_mm[-1] = far
-    det.score = np.asarray(det.score, float).copy()
-    det.score[-1] = 0.78
-    row = np.zeros(len(det.classes))
-    row[det.classes.index("Y")] = 0.72
-    row[det.classes.index("none")] = 0.28
-    det.cls_prob = np.asarray(det.cls_prob, float).copy()
-    det.cls_prob[-1] = row
-    det.frame, det.t = 4, 4 / FPS
+    pipe, det, far = still_table_and_far_view(CLIP, "free-pyramid", FPS, "Y", 0.78, 0.72)
 
     def in_arm(xy) -> bool:
         return arm and float(np.linalg.norm(np.asarray(xy) - far)) < 100.0
@@ -63,8 +36,8 @@ def _knuckle_frame(started, arm: bool):
 
 
 @pytest.mark.parametrize("arm", [True, False], ids=["in-an-arm", "on-open-cloth"])
-def test_a_crisp_rim_no_ball_took_is_reported_only_outside_an_arm(started, arm):
-    pipe, det, far = _knuckle_frame(started, arm)
+def test_a_crisp_rim_no_ball_took_is_reported_only_outside_an_arm(arm):
+    pipe, det, far = _knuckle_frame(arm)
     out = det[pipe._report_mask(det)]
     kept = bool((np.linalg.norm(out.xy_mm - far, axis=1) < 1.0).any())
     # on open cloth it may be a ball put down (reported, for the tracker to confirm);

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from render_helpers import bundled_start
-
-from luza.vision.pipeline import VisionPipeline
-from luza.vision.sources import Frame
+from render_helpers import still_table_and_far_view
 
 CLIP = "fp-pots_s0_1080p60"
 FPS = 60.0
@@ -25,26 +22,8 @@ FPS = 60.0
 def pipe_and_view():
     """The pipeline after a few frames of the still table, then one frame's detections
     with one more crisp rim read as the yellow, 300 mm from every ball, on open cloth."""
-    cam, prof, img = bundled_start(CLIP)
-    pipe = VisionPipeline(cam, prof, "free-pyramid")
-    for f in range(4):
-        pipe.process(Frame(f, f / FPS, img))
+    pipe, det, _ = still_table_and_far_view(CLIP, "free-pyramid", FPS, "Y", 0.95, 0.95)
     assert pipe.tracker.tracks["Y"].state == "table"
-    last = pipe._last
-    balls = np.array([t.xy for t in pipe.tracker.tracks.values() if t.on_table])
-    grid = np.array([(x, y) for x in range(300, 3300, 50) for y in range(300, 1500, 50)], float)
-    far = grid[np.argmax(np.min(np.linalg.norm(grid[:, None] - balls[None], axis=2), axis=1))]
-    det = last[np.r_[np.arange(len(last)), 0]]
-    det.xy_mm = det.xy_mm.copy()
-    det.xy_mm[-1] = far
-    det.score = np.asarray(det.score, float).copy()
-    det.score[-1] = 0.95
-    row = np.zeros(len(det.classes))
-    row[det.classes.index("Y")] = 0.95
-    row[det.classes.index("none")] = 0.05
-    det.cls_prob = np.asarray(det.cls_prob, float).copy()
-    det.cls_prob[-1] = row
-    det.frame, det.t = 4, 4 / FPS
     pipe._in_arm = lambda xy: False
     return pipe, det
 

@@ -1099,19 +1099,24 @@ class VisionPipeline:
 
     def _moving_boxes(self) -> list[tuple[int, int, int, int]]:
         R = self.profile.ball_radius_mm
-        corners = []
+        rects = []
         for tr in self.tracker.tracks.values():
             if not tr.on_table or tr.speed <= REST_SPEED_MM_S:
                 continue
             pts = np.array([tr.xy, tr.xy + tr.v / 20.0])  # where it is and ~1/20 s ahead
-            lo, hi = pts.min(0) - 2 * R, pts.max(0) + 2 * R
-            corners.append([[lo[0], lo[1]], [hi[0], lo[1]], [lo[0], hi[1]], [hi[0], hi[1]]])
-        if not corners:
+            rects.append((pts.min(0) - 2 * R, pts.max(0) + 2 * R))
+        return self._work_boxes_mm(rects)
+
+    def _work_boxes_mm(self, rects: list) -> list[tuple[int, int, int, int]]:
+        """Work boxes holding table rectangles ``(lo_mm, hi_mm)`` seen at ball height:
+        all their corners projected at once (a call per rectangle cost 4x as much)."""
+        if not rects:
             return []
-        # all the balls' corners projected at once (a call per ball cost 4x as much)
-        px = self.camera.project(np.array(corners).reshape(-1, 2), R).reshape(-1, 4, 2)
+        corners = [[lo, (hi[0], lo[1]), (lo[0], hi[1]), hi] for lo, hi in rects]
+        R = self.profile.ball_radius_mm
+        px = self.camera.project(np.array(corners, float).reshape(-1, 2), R).reshape(-1, 4, 2)
         lo_px, hi_px = px.min(axis=1), px.max(axis=1)
-        return [self.detector.work_box((*lo_px[i], *hi_px[i])) for i in range(len(corners))]
+        return [self.detector.work_box((*lo_px[i], *hi_px[i])) for i in range(len(rects))]
 
     def _watched_mouths(self) -> list[tuple[np.ndarray, float, str]]:
         """The mouths of the pockets a ball went into during the stroke still being played:
@@ -1157,14 +1162,7 @@ class VisionPipeline:
         (it must be seen frames running to take its id back)."""
         if not (every_frame or _period_crossed(self._prev_t, t, SETTLE_EVERY_S)):
             return []
-        mouths = self._watched_mouths()
-        if not mouths:
-            return []
-        R = self.profile.ball_radius_mm
-        corners = [[c + [-h, -h], c + [h, -h], c + [-h, h], c + [h, h]] for c, h, _ in mouths]
-        px = self.camera.project(np.array(corners).reshape(-1, 2), R).reshape(-1, 4, 2)
-        lo_px, hi_px = px.min(axis=1), px.max(axis=1)
-        return [self.detector.work_box((*lo_px[i], *hi_px[i])) for i in range(len(mouths))]
+        return self._work_boxes_mm([(c - h, c + h) for c, h, _ in self._watched_mouths()])
 
     def _update_ref(self, grid: np.ndarray, boxes, held_px: np.ndarray | None = None) -> None:
         """Renew the reference inside the searched boxes -- but not around ``held_px``,

@@ -421,7 +421,7 @@ class BallTracker:
         # another row as the far end of a motion-blur streak (read by the pipeline)
         self.rows_taken = np.zeros(0, bool)
         self.rows_merged = np.zeros(0, bool)
-        self._rows_back: list[int] = []  # rows a ball was placed on (put down, back, found)
+        self._rows_placed: list[int] = []  # rows a ball was placed on (put down, back, found)
         self._loose_streaks: list[tuple[float, np.ndarray]] = []  # (t, xy): no ball took them
         self._freed: list[str] = []  # ids given up by provisional first-frame blobs
 
@@ -709,7 +709,7 @@ class BallTracker:
         self._settle_provisional(set(matched), det)
         loose = [j for j in np.nonzero(streak)[0] if int(j) not in matched_det]
         self.note_loose_streaks(det.t, det.xy_mm[loose])
-        self._rows_back = []
+        self._rows_placed = []
         self._new_balls(det, [j for j in range(n_det) if j not in matched_det], events, visible)
         self._table_rest(det, events)
         self._reidentify_whites()
@@ -717,7 +717,7 @@ class BallTracker:
         self._last_xy = det.xy_mm
         rows = np.nonzero(~self.rows_merged)[0]
         self.rows_taken = np.zeros(n_in, bool)
-        self.rows_taken[rows[sorted(matched_det | set(self._rows_back))]] = True
+        self.rows_taken[rows[sorted(matched_det | set(self._rows_placed))]] = True
         self._last_n_unmatched = n_det - len(matched_det)
         return self._output(det, events, visible)
 
@@ -1144,12 +1144,7 @@ class BallTracker:
         xy = det.xy_mm.copy()
         streak = det.is_streak
         labels = det.labels
-        still = [t.xy for t in live if t.state == "table" and t.speed <= REST_SPEED_MM_S]
-        if still:
-            d_still = np.linalg.norm(xy[:, None] - np.array(still)[None], axis=2)
-            on_still = d_still.min(axis=1) < REST_GATE_RADII * R
-        else:
-            on_still = np.zeros(len(det), bool)
+        on_still = None  # rows on a still ball's spot: worked out once, if a ball is fast
         for tr in live:
             p, vp = pred[tr.ball]
             speed = float(np.hypot(*vp))
@@ -1165,6 +1160,8 @@ class BallTracker:
             near = d < 4 * R + 0.5 * travel
             if (near & streak).any():
                 continue  # the streak itself was found: its ends are other balls
+            if on_still is None:
+                on_still = self._on_still_spots(xy, live)
             cand = [j for j in np.nonzero(near & ~on_still)[0] if j not in drop]
             best = None
             for a in range(len(cand)):
@@ -1195,6 +1192,14 @@ class BallTracker:
         keep = np.array([k not in drop for k in range(len(det))])
         self.rows_merged = ~keep
         return det[keep]
+
+    def _on_still_spots(self, xy: np.ndarray, live: list[Track]) -> np.ndarray:
+        """Which of the points ``xy`` (mm) lie within the rest gate of a still ball."""
+        still = [t.xy for t in live if t.state == "table" and t.speed <= REST_SPEED_MM_S]
+        if not still:
+            return np.zeros(len(xy), bool)
+        d = np.linalg.norm(xy[:, None] - np.array(still)[None], axis=2)
+        return d.min(axis=1) < REST_GATE_RADII * self.R
 
     def _colour_prob(self, det: Detections, cls: str) -> np.ndarray | None:
         """Per detection, the classifier's probability of class ``cls``'s colour (W1 and
@@ -1540,7 +1545,7 @@ class BallTracker:
             if confirmed or back:
                 free = self._free_ids(c, z, det, j)
                 if free:
-                    self._rows_back.append(j)  # the ball's view: the pipeline reports it
+                    self._rows_placed.append(j)  # the ball's view: the pipeline reports it
                     tr = free[0]
                     lost = self._lost_rolling(tr, det.t)  # rolled unseen, stopped here
                     # gone over the rail, not yet given up
