@@ -535,10 +535,11 @@ class VisionPipeline:
             p = det.xy_px[j]
             if len(vetted) and np.linalg.norm(vetted.xy_px - p, axis=1).min() < 0.5:
                 continue  # kept
+            if any(np.linalg.norm(q - p) < r for q, _ in self._recheck):
+                continue  # already to be searched again (the cheap test first)
             if self._near_a_ball(det.xy_mm[j]) or not self._in_arm(det.xy_mm[j]):
                 continue
-            if not any(np.linalg.norm(q - p) < r for q, _ in self._recheck):
-                self._recheck.append((p.copy(), t + RECHECK_S))
+            self._recheck.append((p.copy(), t + RECHECK_S))
 
     def _near_a_ball(self, xy_mm: np.ndarray) -> bool:
         """Whether a ball on the table is tracked within ``RECHECK_CLEAR_RADII`` of
