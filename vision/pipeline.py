@@ -643,13 +643,23 @@ class VisionPipeline:
         tr = self.tracker
         out = np.zeros(len(det), bool)
         R = self.profile.ball_radius_mm
-        for t in tr.tracks.values():
-            if (
-                not t.on_table
-                or t.speed > REST_SPEED_MM_S
-                or (t.state == "hidden" and t.lost_moving)
-            ):
-                continue
+        still = [
+            t
+            for t in tr.tracks.values()
+            if t.on_table
+            and t.speed <= REST_SPEED_MM_S
+            and not (t.state == "hidden" and t.lost_moving)
+        ]
+        if not still:
+            return out
+        # every still ball's distances at once (a call per ball cost more than the maths)
+        txy = np.array([t.xy for t in still], float).reshape(-1, 2)
+        dist = np.linalg.norm(det.xy_mm[None] - txy[:, None], axis=2)
+        there = (dist < REST_GATE_RADII * R).any(axis=1)
+        if carried_mm is not None and len(carried_mm):
+            dc = np.linalg.norm(np.asarray(carried_mm)[None] - txy[:, None], axis=2)
+            there |= (dc < REST_GATE_RADII * R).any(axis=1)
+        for t, d, seen_there in zip(still, dist, there, strict=True):
             since = max(dt, det.t - t.last_seen_t)
             if (
                 t.state == "hidden"
@@ -657,12 +667,7 @@ class VisionPipeline:
                 and not tr.vanished(t, det.frame)
             ):
                 continue
-            d = np.linalg.norm(det.xy_mm - t.xy, axis=1)
-            if (d < REST_GATE_RADII * R).any() or (
-                carried_mm is not None
-                and len(carried_mm)
-                and (np.linalg.norm(carried_mm - t.xy, axis=1) < REST_GATE_RADII * R).any()
-            ):
+            if seen_there:
                 continue  # still there (seen now, or carried: its pixels did not change)
             within = d <= min(tr.reach_mm(t, since), max_mm)
             if not within.any() or (t.state == "hidden" and t.lost_in_arm and self._in_arm(t.xy)):
