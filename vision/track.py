@@ -623,16 +623,15 @@ class BallTracker:
                 speed = max(tr.speed, float(np.hypot(*vp)))
                 if speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving):
                     gate = MOVING_GATE_RADII * self.R + 0.5 * speed * dt
-                    if tr.speed <= REST_SPEED_MM_S:
-                        # predicted to be struck: it may also still lie where it was
-                        d = np.minimum(d, np.linalg.norm(det.xy_mm - tr.xy[None], axis=1))
-                    elif tr.state == "table" and self.motion.in_mouth(p):
-                        # predicted on into a pocket's mouth, where the prediction
-                        # knows no jaws: they may have thrown it straight back, so it
-                        # may also be found near where it was just seen
-                        # (fp-rally_s10629_720p30 frame 418: ball 12, struck into the
-                        # foot corner's jaws, came back; the striker, 43 and 47 mm from
-                        # the two views, took 12's for a frame)
+                    if tr.speed <= REST_SPEED_MM_S or (
+                        tr.state == "table" and self.motion.in_mouth(p)
+                    ):
+                        # it may also be found where it was last seen: predicted to be
+                        # struck, it may still lie there; predicted on into a pocket's
+                        # mouth (the prediction knows no jaws), it may have been thrown
+                        # straight back (fp-rally_s10629_720p30 frame 418: ball 12,
+                        # struck into the foot corner's jaws, came back; the striker,
+                        # 43 and 47 mm from the two views, took 12's for a frame)
                         d = np.minimum(d, np.linalg.norm(det.xy_mm - tr.xy[None], axis=1))
                 ok = d <= gate
                 C[i, ok] = d[ok] + cls_cost[i, ok]
