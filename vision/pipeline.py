@@ -586,11 +586,10 @@ class VisionPipeline:
         from the output and from what is carried to the next frame.  The far end of
         a motion-blur streak merged into its ball's detection goes too."""
         tr = self.tracker
-        taken, merged = tr.rows_taken, tr.rows_merged
-        if len(taken) != len(det) or len(merged) != len(det) or taken.all():
+        cand = self._untaken(det)
+        if cand is None:
             return np.ones(len(det), bool)
-        ok = taken.copy()
-        cand = ~taken & ~merged & ~det.is_streak
+        ok = tr.rows_taken.copy()
         if cand.any():
             crisp = det.score >= NEW_MIN_SCORE
             crisp &= _none_prob(det) < NEW_MAX_NONE
@@ -609,14 +608,21 @@ class VisionPipeline:
         butt, a dark sleeve on a grey cloth around it (no arm in the foreground), a
         crisp round rim the classifier read as white 2 -- both whites seen on the table
         -- reported as a ball for 34 frames."""
-        tr = self.tracker
         out = np.zeros(len(det), bool)
-        taken, merged = tr.rows_taken, tr.rows_merged
-        if len(taken) != len(det) or len(merged) != len(det) or taken.all():
-            return out
-        for j in np.nonzero(~taken & ~merged & ~det.is_streak)[0]:
-            out[j] = not tr.could_be_a_ball(det, j)
+        cand = self._untaken(det)
+        if cand is not None:
+            for j in np.nonzero(cand)[0]:
+                out[j] = not self.tracker.could_be_a_ball(det, j)
         return out
+
+    def _untaken(self, det: Detections) -> np.ndarray | None:
+        """The rows of ``det`` no ball took that are neither a streak nor a streak's far
+        end merged into its ball; None when every row was taken (or the tracker's row
+        flags are not this frame's)."""
+        taken, merged = self.tracker.rows_taken, self.tracker.rows_merged
+        if len(taken) != len(det) or len(merged) != len(det) or taken.all():
+            return None
+        return ~taken & ~merged & ~det.is_streak
 
     def _smear_mm(self) -> float:
         """How far from its spot a struck ball may still read 'none' (STRUCK_SMEAR_RADII)."""
