@@ -54,3 +54,18 @@ def test_no_rack_ball_reads_as_clutter_and_each_is_fitted(low_rack):
         err.append(d[i])
     err = np.array(err)
     assert np.median(err) < 1.45 and err.max() < 3.0, err.round(2)
+
+
+def test_the_radius_map_is_the_expected_radius_where_it_is_read(low_rack):
+    """``_radius_rel`` reads a map made once: the per-point arithmetic to the last bits
+    (sums over many rows at once may round differently; the pipeline's outputs on four
+    clips were bit-identical when the map replaced the per-call sums)."""
+    cam, _, _ = low_rack
+    det = BallDetector(cam, PYR)
+    h, w = det._xy_mm_map.shape[:2]
+    rng = np.random.default_rng(1)
+    wxy = np.column_stack([rng.uniform(-3, w + 3, 50), rng.uniform(-3, h + 3, 50)])
+    ix = np.clip(np.rint(wxy[:, 0]).astype(int), 0, w - 1)
+    iy = np.clip(np.rint(wxy[:, 1]).astype(int), 0, h - 1)
+    want = det.expected_radius_px(det._xy_mm_map[iy, ix]) * det.scale / det.r_work
+    assert np.allclose(det._radius_rel(wxy), want, rtol=1e-12, atol=0.0)
