@@ -664,7 +664,10 @@ class BallTracker:
                 moving = tr.speed > REST_SPEED_MM_S or (tr.state == "hidden" and tr.lost_moving)
                 stuck = self.stays_put(tr, det)
                 back = self._cannot_turn_back(tr, since)
-                line = self._lost_line(tr, since) if streak.any() else None
+                line = self._lost_line(tr, since) if tr.state == "hidden" else None
+                # a view (not a smear) to the side is held off only while no cushion was
+                # in reach: a bounce unseen may have sent it anywhere off that line
+                views_on_line = line is not None and not self._cushion_in_reach(tr, since)
                 colour_p = None if moving else self._colour_prob(det, tr.cls)
                 reads_none = None
                 if colour_p is not None and none_p is not None and self.occluded is not None:
@@ -676,8 +679,12 @@ class BallTracker:
                 for jj, j in enumerate(rest_det):
                     if streak[j] and not moving and not self.struck_into(tr, det, j):
                         continue
-                    if streak[j] and line is not None and self._off_line(line, det.xy_mm[j]):
-                        continue  # a lone ball lost rolling: not a streak to the side
+                    if (
+                        (streak[j] or views_on_line)
+                        and line is not None
+                        and self._off_line(line, det.xy_mm[j])
+                    ):
+                        continue  # a lone ball lost rolling: nothing to the side of its way
                     if stuck and not streak[j]:
                         continue
                     if back is not None and float((det.xy_mm[j] - tr.xy) @ back) > 2 * self.R:
@@ -977,6 +984,25 @@ class BallTracker:
                 if float(np.hypot(*(rp + rv * s))) < MEET_RADII * self.R:
                     return None
         return tr.xy, tr.v / tr.speed
+
+    def _cushion_in_reach(self, tr: Track, since: float) -> bool:
+        """Whether ball ``tr``, lost rolling, can have reached a cushion in the ``since``
+        seconds it has been unseen: along its way from where it was last seen, as far as
+        it may be found from its prediction (``reach_mm``: at first the fastest ball's
+        reach, then its own speed's)."""
+        origin = tr.seen_xy if tr.seen_xy is not None else tr.xy
+        speed = tr.speed
+        if speed <= 0.0:
+            return True
+        u = tr.v / speed
+        way = self.reach_mm(tr, since)
+        R = self.R
+        for k, hi in ((0, self.profile.length_mm - R), (1, self.profile.width_mm - R)):
+            if u[k] > 1e-9 and (hi - origin[k]) / u[k] <= way:
+                return True
+            if u[k] < -1e-9 and (origin[k] - R) / -u[k] <= way:
+                return True
+        return False
 
     def _off_line(self, line: tuple[np.ndarray, np.ndarray], xy: np.ndarray) -> bool:
         """Whether ``xy`` lies more than ``LOST_LINE_RADII`` to the side of ``line``."""
