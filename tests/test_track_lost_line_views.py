@@ -1,8 +1,9 @@
 """Tracker: a ball lost from view while rolling, that nothing can have met and no cushion
-can have turned, is not found to the side of its way -- not even by a round view of its
-class (fp-rally_s10731_1080p60 frame 1321: the coloured ball, still on red cloth, a cue
-over it, was read once 18 mm off its spot and so "struck"; three frames later a dark
-sleeve 80 mm to the side, which the classifier read as the coloured ball, took its id).
+can have turned, is not found to the side of its way nor behind where it was last seen --
+not even by a round view of its class (fp-rally_s10731_1080p60 frame 1321: the coloured
+ball, still on red cloth, a cue over it, was read once 18 mm off its spot and so
+"struck"; three frames later a dark sleeve 80 mm to the side, which the classifier read
+as the coloured ball, took its id).
 A view beyond a cushion's reach is still taken: a bounce unseen may send it anywhere."""
 
 from __future__ import annotations
@@ -65,3 +66,17 @@ def test_a_view_to_the_side_is_taken_when_a_cushion_was_in_reach():
     assert abs(w[0] * u[1] - w[1] * u[0]) > 1.5 * R  # to the side of the way it was lost on
     out = tr.update(_dets(13, [*others, bounced], [*cls, "K"]))
     assert "K" in out.visible and np.allclose(out.positions["K"], bounced, atol=1.0)
+
+
+def test_a_view_far_behind_a_lone_lost_ball_is_not_it():
+    # on its line, 200 mm behind where it was last seen: only a cushion or a ball could
+    # have sent it back (the same clip, frame 1332: with the sleeve no longer read as the
+    # coloured ball, a cue shaft's smear 400 mm behind it took its id)
+    spot = np.array([0.5 * PROFILE.length_mm, 0.5 * PROFILE.width_mm])
+    kick = np.array([17.0, -5.0])
+    tr, others, cls = _struck_once_then_lost(spot, kick)
+    behind = spot + kick - 200.0 * kick / np.hypot(*kick)
+    out = tr.update(_dets(13, [*others, behind], [*cls, "K"]))
+    assert "K" not in out.visible
+    out = tr.update(_dets(14, [*others, spot], [*cls, "K"]))
+    assert "K" in out.visible and np.allclose(out.positions["K"], spot, atol=1.0)

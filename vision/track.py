@@ -679,12 +679,11 @@ class BallTracker:
                 for jj, j in enumerate(rest_det):
                     if streak[j] and not moving and not self.struck_into(tr, det, j):
                         continue
-                    if (
-                        (streak[j] or views_on_line)
-                        and line is not None
-                        and self._off_line(line, det.xy_mm[j])
-                    ):
-                        continue  # a lone ball lost rolling: nothing to the side of its way
+                    if line is not None and (streak[j] or views_on_line):
+                        if self._off_line(line, det.xy_mm[j]):
+                            continue  # a lone ball lost rolling: nothing to the side of its way
+                        if views_on_line and self._behind(tr, line, det.xy_mm[j]):
+                            continue  # ... nor behind where it was last seen
                     if stuck and not streak[j]:
                         continue
                     if back is not None and float((det.xy_mm[j] - tr.xy) @ back) > 2 * self.R:
@@ -1003,6 +1002,12 @@ class BallTracker:
             if u[k] < -1e-9 and (origin[k] - R) / -u[k] <= way:
                 return True
         return False
+
+    def _behind(self, tr: Track, line: tuple[np.ndarray, np.ndarray], xy: np.ndarray) -> bool:
+        """Whether ``xy`` lies more than a diameter behind where ball ``tr``, lost rolling
+        along ``line``, was last seen: only a cushion or a ball can send it back."""
+        origin = tr.seen_xy if tr.seen_xy is not None else tr.xy
+        return float((xy - origin) @ line[1]) < -2 * self.R
 
     def _off_line(self, line: tuple[np.ndarray, np.ndarray], xy: np.ndarray) -> bool:
         """Whether ``xy`` lies more than ``LOST_LINE_RADII`` to the side of ``line``."""
