@@ -96,6 +96,8 @@ EXPLAIN_RADII = 1.0  # a still (or hidden) ball explains a detection this close
 FAR_MIN_SCORE = 0.5  # a ball lost while moving is found again far away only on a fair rim
 AHEAD_COS = math.cos(math.radians(35.0))  # a moving ball explains what lies this near its way
 WAY_MIN_SCORE = 0.7  # a crisp rim on a moving ball's way is kept even if the CNN says 'none'
+# ... and one this crisp on a still hidden ball's spot is that ball (a cue across it)
+COVERED_MIN_SCORE = 0.9
 # ... and one where a still ball just gone from its spot can be, struck, within this many
 # ball radii of that spot: the CNN, trained on sharp balls, reads a ball smeared by its
 # first motion 'none', and a rim still round (a smear under a radius) with an exposure of
@@ -809,16 +811,33 @@ class VisionPipeline:
             for t in tr.tracks.values()
             if t.state == "table" and t.seen >= 3 and not _looks_like_none(t)
         ]
-        if not live:
+        # a still ball gone from view where it lay (a cue shaft across it: the crop is
+        # mostly the shaft, and the CNN read 'none' for 130 frames on fb-rally_s10819):
+        # a crisp rim on its very spot is that ball, whatever the crop shows
+        covered = [
+            t
+            for t in tr.tracks.values()
+            if t.state == "hidden"
+            and not t.lost_moving
+            and not t.jumped
+            and t.pocket is None
+            and t.seen >= 3
+            and not _looks_like_none(t)
+        ]
+        tracked = live + covered
+        if not tracked:
             return ident.identify(img, det)
-        P = np.array([t.xy + t.v * dt for t in live])
-        gate = np.array([0.5 * R + 0.3 * t.speed * dt for t in live])
+        P = np.array([t.xy + t.v * dt for t in live] + [t.xy for t in covered])
+        gate = np.array(
+            [0.5 * R + 0.3 * t.speed * dt for t in live] + [REST_GATE_RADII * R for t in covered]
+        )
         d = np.linalg.norm(det.xy_mm[:, None] - P[None], axis=2)
         nearest = np.argmin(d, axis=1)
         near = d[np.arange(len(det)), nearest] <= gate[nearest]
-        near &= ~self._off_spot_under_hand(det, live, nearest, near)
+        near &= (nearest < len(live)) | (det.score >= COVERED_MIN_SCORE)
+        near &= ~self._off_spot_under_hand(det, tracked, nearest, near)
         # alone: no other ball (hidden ones included: one lost in a kiss) nearby
-        others = [t.xy for t in tr.tracks.values() if t.state == "hidden"]
+        others = [t.xy for t in tr.tracks.values() if t.state == "hidden" and t not in covered]
         if others:
             d = np.hstack([d, np.linalg.norm(det.xy_mm[:, None] - np.array(others)[None], axis=2)])
         order = np.sort(d, axis=1)
