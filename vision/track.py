@@ -985,10 +985,12 @@ class BallTracker:
         return tr.xy, tr.v / tr.speed
 
     def _cushion_in_reach(self, tr: Track, since: float) -> bool:
-        """Whether ball ``tr``, lost rolling, can have reached a cushion in the ``since``
-        seconds it has been unseen: along its way from where it was last seen, as far as
-        it may be found from its prediction (``reach_mm``: at first the fastest ball's
-        reach, then its own speed's)."""
+        """Whether ball ``tr``, lost rolling, can have met a cushion in the ``since``
+        seconds it has been unseen: last seen at one (its centre outside the cushion
+        noses' line: a view a few mm off), or a cushion along its line, either way (the
+        prediction's heading may be the one before a bounce or after it), within as far
+        as it may be found from its prediction (``reach_mm``: at first the fastest
+        ball's reach, then its own speed's)."""
         origin = tr.seen_xy if tr.seen_xy is not None else tr.xy
         speed = tr.speed
         if speed <= 0.0:
@@ -997,9 +999,9 @@ class BallTracker:
         way = self.reach_mm(tr, since)
         R = self.R
         for k, hi in ((0, self.profile.length_mm - R), (1, self.profile.width_mm - R)):
-            if u[k] > 1e-9 and (hi - origin[k]) / u[k] <= way:
+            if not R <= origin[k] <= hi:
                 return True
-            if u[k] < -1e-9 and (origin[k] - R) / -u[k] <= way:
+            if abs(u[k]) > 1e-9 and min(hi - origin[k], origin[k] - R) / abs(u[k]) <= way:
                 return True
         return False
 
