@@ -837,7 +837,10 @@ class VisionPipeline:
         near &= (nearest < len(live)) | (det.score >= COVERED_MIN_SCORE)
         near &= ~self._off_spot_under_hand(det, tracked, nearest, near)
         # alone: no other ball (hidden ones included: one lost in a kiss) nearby
-        others = [t.xy for t in tr.tracks.values() if t.state == "hidden" and t not in covered]
+        seen_covered = {t.ball for t in covered}
+        others = [
+            t.xy for t in tr.tracks.values() if t.state == "hidden" and t.ball not in seen_covered
+        ]
         if others:
             d = np.hstack([d, np.linalg.norm(det.xy_mm[:, None] - np.array(others)[None], axis=2)])
         order = np.sort(d, axis=1)
