@@ -1262,7 +1262,7 @@ class BallDetector:
         median of a ring 1.6 radii out (the cloth and shadow just around a ball)."""
         h, w = rel.shape
         pts = np.stack([xs, ys], 1).astype(np.float64)
-        core = self._core_rel(rel, pts, np.median)
+        core = self._core_rel(rel, pts, np.median, floor=SHADED_CORE_REL)
         out = np.zeros(len(pts))
         # most such peaks are cloth (no brighter than it): their rings are not read
         lit = np.flatnonzero(core >= SHADED_CORE_REL)
@@ -1304,9 +1304,14 @@ class BallDetector:
         out[i, 1] = y[i] + sy[pos] / s[pos]
         return out
 
-    def _core_rel(self, rel: np.ndarray, pts: np.ndarray, stat=np.mean) -> np.ndarray:
+    def _core_rel(
+        self, rel: np.ndarray, pts: np.ndarray, stat=np.mean, floor: float | None = None
+    ) -> np.ndarray:
         """``stat`` (mean, median) of the relative brightness over each point's core
-        (a square of 0.6 work radii either side)."""
+        (a square of 0.6 work radii either side).  ``floor`` (median only): a core whose
+        brightest pixel is below it gives that pixel's value instead, below ``floor`` as
+        its median is (a max costs a fraction of a median's partition, and most of the
+        peaks asked about are cloth)."""
         r = max(1, int(round(0.6 * self.r_work)))
         out = np.empty(len(pts))
         h, w = rel.shape
@@ -1320,7 +1325,15 @@ class BallDetector:
             if stat is np.median and inside.any():
                 # a row's median is the window's (the same partition and middle mean)
                 i = np.flatnonzero(inside)
-                out[i] = np.median(_windows(rel, y[i] - r, x[i] - r, 2 * r + 1), axis=1)
+                win = _windows(rel, y[i] - r, x[i] - r, 2 * r + 1)
+                if floor is None:
+                    out[i] = np.median(win, axis=1)
+                else:
+                    top = win.max(axis=1)
+                    need = top >= floor
+                    out[i] = top
+                    if need.any():
+                        out[i[need]] = np.median(win[need], axis=1)
                 todo = np.flatnonzero(~inside)
         for i in todo:
             x, y = ip[i]
