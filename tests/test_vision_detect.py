@@ -138,3 +138,22 @@ def test_real_ground_truth_precision_recall():
         fn += len(gt) - len(pairs)
     assert tp / (tp + fp) >= 0.98
     assert tp / (tp + fn) >= 0.98
+
+
+def test_core_median_with_a_floor_is_the_median_wherever_it_can_reach_it(scene):
+    # the shaded-support test reads only medians at or above SHADED_CORE_REL: cores
+    # whose brightest pixel is below it give that pixel instead, and nothing else moves
+    cam = scene[0]
+    detector = BallDetector(cam, PROFILE)
+    rng = np.random.default_rng(3)
+    rel = rng.uniform(0.6, 1.05, (60, 80)).astype(np.float32)  # cloth: below the floor
+    rel[15:45, 20:60] += 0.4  # a lit patch: some cores reach the floor, some straddle it
+    pts = np.column_stack([rng.uniform(0, 79, 300), rng.uniform(0, 59, 300)])  # edges too
+    plain = detector._core_rel(rel, pts, np.median)
+    floored = detector._core_rel(rel, pts, np.median, floor=1.12)
+    reach = plain >= 1.12
+    assert 10 < reach.sum() < len(pts) - 10
+    np.testing.assert_array_equal(floored[reach], plain[reach])
+    assert (floored[~reach] < 1.12).all()
+    assert (floored[~reach] >= plain[~reach]).all()  # the brightest pixel, not the median
+    assert (floored[~reach] > plain[~reach]).any()
