@@ -18,7 +18,7 @@ from luza.calibration.profiles import load_profile
 from luza.vision.pipeline import (
     WINDOW_MERGE_SLACK_WORK_PX,
     VisionPipeline,
-    _merge_cheaper_together,
+    _merge_boxes,
 )
 from luza.vision.sources import Frame
 
@@ -29,20 +29,20 @@ def test_close_boxes_merge_far_ones_do_not():
     size = (1000, 600)
     # two 20 px boxes 10 px apart, margin 15: apart 2 x 50 x 50 = 5000 px, together
     # 80 x 50 = 4000 px
-    assert _merge_cheaper_together([(100, 100, 120, 120), (130, 100, 150, 120)], 15, size, 0) == [
+    assert _merge_boxes([(100, 100, 120, 120), (130, 100, 150, 120)], 15, size, 0) == [
         (100, 100, 150, 120)
     ]
     # 300 px apart: together 50 x 370 = 18500 px against 5000 -- two windows ...
     far = [(100, 100, 120, 120), (100, 420, 120, 440)]
-    assert _merge_cheaper_together(far, 15, size, 0) == far
+    assert _merge_boxes(far, 15, size, 0) == far
     # ... unless a window's fixed cost is worth more than the 13500 px between them
-    assert _merge_cheaper_together(far, 15, size, 14000) == [(100, 100, 120, 440)]
+    assert _merge_boxes(far, 15, size, 14000) == [(100, 100, 120, 440)]
 
 
 def test_overlapping_boxes_always_merge():
     # a cross: the bounding box (200 x 200 + margins) costs far more than the two bars
     cross = [(0, 90, 200, 110), (90, 0, 110, 200)]
-    assert _merge_cheaper_together(cross, 10, (1000, 1000), 0) == [(0, 0, 200, 200)]
+    assert _merge_boxes(cross, 10, (1000, 1000), 0) == [(0, 0, 200, 200)]
 
 
 def test_windows_are_clipped_to_the_work_image():
@@ -50,7 +50,7 @@ def test_windows_are_clipped_to_the_work_image():
     # windows at the corner are smaller, and merging them is judged on what is searched
     boxes = [(0, 0, 20, 20), (40, 0, 60, 20)]
     # clipped: 35 x 35 + 50 x 35 = 2975 px apart, 75 x 35 = 2625 together
-    assert _merge_cheaper_together(boxes, 15, (1000, 1000), 0) == [(0, 0, 60, 20)]
+    assert _merge_boxes(boxes, 15, (1000, 1000), 0) == [(0, 0, 60, 20)]
 
 
 @pytest.fixture(scope="module")
@@ -79,9 +79,8 @@ def test_two_changes_near_each_other_are_one_window_and_find_both_balls(first_fr
         for i in range(len(xy))
         for j in range(i + 1, len(xy))
         if np.linalg.norm(xy[i] - xy[j]) > 3 * r
-        and len(_merge_cheaper_together([box(i), box(j)], margin, size, 0)) == 2
-        and len(_merge_cheaper_together([box(i), box(j)], margin, size, WINDOW_MERGE_SLACK_WORK_PX))
-        == 1
+        and len(_merge_boxes([box(i), box(j)], margin, size, 0)) == 2
+        and len(_merge_boxes([box(i), box(j)], margin, size, WINDOW_MERGE_SLACK_WORK_PX)) == 1
     ]
     assert pairs
     i, j = pairs[0]

@@ -235,9 +235,9 @@ class VisionPipeline:
                 full = True
             elif boxes:
                 wxy = self._work_xy(self._last.xy_px)
-                boxes = _merge_boxes(boxes)
-                boxes = _merge_cheaper_together(
-                    boxes,
+                # the overlapping boxes first, then those cheaper searched as one window
+                boxes = _merge_boxes(
+                    _merge_boxes(boxes),
                     self.detector.window_margin,
                     self.detector.work_size,
                     WINDOW_MERGE_SLACK_WORK_PX,
@@ -1340,21 +1340,22 @@ def _period_crossed(t_prev: float | None, t: float, period_s: float) -> bool:
     return math.floor(t / period_s + 1e-6) > math.floor(t_prev / period_s + 1e-6)
 
 
-def _merge_cheaper_together(
+def _merge_boxes(
     boxes: list[tuple[int, int, int, int]],
-    margin: int,
-    size: tuple[int, int],
-    slack_px: float,
+    margin: int = 0,
+    size: tuple[int, int] | None = None,
+    slack_px: float | None = None,
 ) -> list[tuple[int, int, int, int]]:
-    """Merge boxes whose windows -- each box grown by ``margin`` work pixels, within the
-    work image of ``size`` (width, height) -- cost more apart than together: the window
-    of their bounding box holds at most their two windows' pixels and ``slack_px`` more
-    (a window's fixed cost); and, as :func:`_merge_boxes`, boxes that overlap (a merged
-    box may reach a third).  The merged box searches the ground between the two as
-    well: more pixels searched, never fewer."""
-    w, h = size
+    """Merge overlapping boxes so no ball is searched twice.
 
-    def area(b: list[int]) -> int:
+    With ``slack_px``, also boxes whose windows -- each box grown by ``margin`` work
+    pixels, within the work image of ``size`` (width, height) -- cost more apart than
+    together: the window of their bounding box holds at most their two windows' pixels
+    and ``slack_px`` more (a window's fixed cost).  The merged box searches the ground
+    between the two as well: more pixels searched, never fewer."""
+    w, h = size if size is not None else (math.inf, math.inf)
+
+    def area(b: list[int]) -> float:
         return (min(w, b[2] + margin) - max(0, b[0] - margin)) * (
             min(h, b[3] + margin) - max(0, b[1] - margin)
         )
@@ -1365,35 +1366,14 @@ def _merge_cheaper_together(
         merged = False
         res: list[list[int]] = []
         for b in out:
-            ab = area(b)
             for r in res:
                 u = [min(r[0], b[0]), min(r[1], b[1]), max(r[2], b[2]), max(r[3], b[3])]
                 overlap = b[0] < r[2] and r[0] < b[2] and b[1] < r[3] and r[1] < b[3]
-                if overlap or area(u) <= ab + area(r) + slack_px:
+                if overlap or (slack_px is not None and area(u) <= area(b) + area(r) + slack_px):
                     r[:] = u
                     merged = True
                     break
             else:
                 res.append(b)
-        out = res
-    return [tuple(b) for b in out]
-
-
-def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """Merge overlapping boxes so no ball is searched twice."""
-    out = [list(b) for b in boxes]
-    merged = True
-    while merged:
-        merged = False
-        res: list[list[int]] = []
-        for b in out:
-            for r in res:
-                if b[0] < r[2] and r[0] < b[2] and b[1] < r[3] and r[1] < b[3]:
-                    r[0], r[1] = min(r[0], b[0]), min(r[1], b[1])
-                    r[2], r[3] = max(r[2], b[2]), max(r[3], b[3])
-                    merged = True
-                    break
-            else:
-                res.append(list(b))
         out = res
     return [tuple(b) for b in out]
