@@ -10,14 +10,10 @@ cost more are merged.
 from __future__ import annotations
 
 import numpy as np
-import pytest
-from render_helpers import bundled_first_frame
+from render_helpers import started_pipeline
 
-from luza.calibration.camera import CameraModel
-from luza.calibration.profiles import load_profile
 from luza.vision.pipeline import (
     WINDOW_MERGE_SLACK_WORK_PX,
-    VisionPipeline,
     _merge_boxes,
 )
 from luza.vision.sources import Frame
@@ -53,19 +49,10 @@ def test_windows_are_clipped_to_the_work_image():
     assert _merge_boxes(boxes, 15, (1000, 1000), 0) == [(0, 0, 60, 20)]
 
 
-@pytest.fixture(scope="module")
-def first_frame():
-    return bundled_first_frame(CLIP)
-
-
-def test_two_changes_near_each_other_are_one_window_and_find_both_balls(first_frame):
-    truth, img = first_frame
-    prof = load_profile(truth["table"]["name"])
-    cam = CameraModel.from_dict(truth["camera"])
-    pipe = VisionPipeline(cam, prof, truth["game"])
-    first = pipe.process(Frame(0, 0.0, img))
-    xy = first.detections.xy_px
-    r = float(first.detections.radius_px.max())
+def test_two_changes_near_each_other_are_one_window_and_find_both_balls():
+    _, _, img, pipe = started_pipeline(CLIP, "free-pyramid")
+    xy = pipe._last.xy_px
+    r = float(pipe._last.radius_px.max())
     margin, size = pipe.detector.window_margin, pipe.detector.work_size
 
     def box(k):

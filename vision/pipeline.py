@@ -1366,10 +1366,12 @@ def _merge_boxes(
         merged = False
         res: list[list[int]] = []
         for b in out:
+            ab = area(b) if slack_px is not None else 0.0
             for r in res:
                 u = [min(r[0], b[0]), min(r[1], b[1]), max(r[2], b[2]), max(r[3], b[3])]
-                overlap = b[0] < r[2] and r[0] < b[2] and b[1] < r[3] and r[1] < b[3]
-                if overlap or (slack_px is not None and area(u) <= area(b) + area(r) + slack_px):
+                if (b[0] < r[2] and r[0] < b[2] and b[1] < r[3] and r[1] < b[3]) or (
+                    slack_px is not None and area(u) <= ab + area(r) + slack_px
+                ):
                     r[:] = u
                     merged = True
                     break
