@@ -1649,6 +1649,7 @@ class EventExtractor:
                 out.append(_Cand("ball_moved", mv.t_start, 0.5, {"ball": mv.ball, "pos": _r(a0)}))
         # breaks inside each move (balls of a cluster just broken up separate slowly
         # side by side: bends between them right after are not new contacts)
+        jammed: list[_Cand] = []
         for mv in mvs:
             solid = [pc for pc in mv.pieces if pc.n >= 2] or mv.pieces
             head = mv.pieces[0] if _bent_head(mv.pieces[0]) else None
@@ -1660,6 +1661,7 @@ class EventExtractor:
                     if typ == "cushion":
                         bent_at.add(k)
                     if typ == "collision" and same_cluster_soon(fields["a"], fields["b"], t):
+                        jammed.append(_Cand(typ, max(t, t0), conf, fields))
                         continue
                     if typ == "collision" and p is head:
                         # its struck balls found it (``_striker``); its first sample may
@@ -1700,6 +1702,9 @@ class EventExtractor:
         out[seen_from:] = [self._pair_retimed(c, t0) for c in out[seen_from:]]
         out += self._pair_reversals(mvs, s["t_end"], out, same_cluster_soon)
         out += self._rest_nudges(mvs, s["t_end"], out, same_cluster_soon)
+        out += [
+            self._pair_retimed(c, t0) for c in jammed if self._struck_anew(c, out, cl_of, lim_cl)
+        ]
         out[seen_from:] = [self._not_before_wave(c, waves) for c in out[seen_from:]]
         out = self._jaw_finds_before_touch(out)
         out = _dedupe(
@@ -1765,6 +1770,26 @@ class EventExtractor:
         s["t_end_event"] = t_end
         s["positions"] = positions
         return out
+
+    @staticmethod
+    def _struck_anew(c: _Cand, found: list[_Cand], cl_of: dict, lim: float) -> bool:
+        """A contact between two balls of one broken cluster (read as the wave's jam)
+        where one of them was struck, after the break and before it, by a ball that
+        had parted from the cluster (a contact seen on the open table): new energy, a
+        new contact (fp-multi/1950 at 60 fps: 13 back off the foot cushion into 14,
+        14 on into 6 a frame later, 0.33 s after the break)."""
+        a, b = c.data["a"], c.data["b"]
+        starts = [cl_of[x][1] for x in (a, b) if x in cl_of]
+        if not starts:
+            return False
+        since = min(starts)
+        for o in found:
+            if o.type != "collision" or o.data.get("inferred"):
+                continue
+            pair = {o.data["a"], o.data["b"]}
+            if pair != {a, b} and pair & {a, b} and since + lim < o.t < c.t:
+                return True
+        return False
 
     def _cushion_reversals(self, mv: Move) -> list[_Cand]:
         """Cushion contacts seen in the gap between the ball and each contact line.
