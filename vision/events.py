@@ -252,8 +252,20 @@ def read_positions_csv(path: str | Path) -> list[FrameObs]:
                 xy = (float(r["x_mm"]), float(r["y_mm"]))
             except (TypeError, ValueError):
                 raise EventsError(f"{p}:{i}: bad number in {r}") from None
-            rows.setdefault(k, (t, {}))[1][str(r["ball"])] = xy
-    return [FrameObs(k, rows[k][0], rows[k][1]) for k in sorted(rows)]
+            if not all(math.isfinite(v) for v in (t, *xy)):
+                raise EventsError(f"{p}:{i}: not a finite number in {r}")
+            t_k, seen = rows.setdefault(k, (t, {}))
+            ball = str(r["ball"])
+            if t != t_k:
+                raise EventsError(f"{p}:{i}: frame {k} at t={t:g} here, t={t_k:g} above")
+            if ball in seen:
+                raise EventsError(f"{p}:{i}: ball {ball} twice in frame {k}")
+            seen[ball] = xy
+    frames = [FrameObs(k, rows[k][0], rows[k][1]) for k in sorted(rows)]
+    for a, b in zip(frames, frames[1:], strict=False):
+        if b.t <= a.t:
+            raise EventsError(f"{p}: frame {b.frame} at t={b.t:g} is not after frame {a.frame}")
+    return frames
 
 
 # ------------------------------------------------------------------ path pieces

@@ -1,0 +1,60 @@
+"""``read_positions_csv`` refuses what it cannot read as one ball's place per frame,
+with the line, instead of extracting events from it: a number that is not finite, a
+ball twice in one frame, a frame whose rows disagree on its time, time running
+backwards.  ``luza events`` prints the error and exits non-zero."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from luza.vision.events import EventsError, read_positions_csv
+
+HEAD = "frame,t,ball,x_mm,y_mm"
+
+
+def _csv(tmp_path, *rows: str):
+    p = tmp_path / "positions.csv"
+    p.write_text("\n".join([HEAD, *rows]) + "\n")
+    return p
+
+
+@pytest.mark.parametrize(
+    ("rows", "says"),
+    [
+        (["0,0.0,W1,100,200", "1,0.0333,W1,nan,200"], ":3: not a finite number"),
+        (["0,0.0,W1,100,inf"], ":2: not a finite number"),
+        (["0,0.0,W1,100,200", "0,0.0,W1,300,200"], ":3: ball W1 twice in frame 0"),
+        (["0,0.0,W1,100,200", "0,0.01,R1,300,200"], ":3: frame 0 at t=0.01 here"),
+        (["0,0.5,W1,100,200", "1,0.2,W1,300,200"], "frame 1 at t=0.2 is not after frame 0"),
+        (["0,0.0,W1,100,abc"], ":2: bad number"),
+    ],
+)
+def test_what_is_not_one_place_per_ball_per_frame_is_refused(tmp_path, rows, says):
+    with pytest.raises(EventsError, match=says):
+        read_positions_csv(_csv(tmp_path, *rows))
+
+
+def test_rows_in_any_order_read_as_frames_in_time_order(tmp_path):
+    frames = read_positions_csv(
+        _csv(tmp_path, "1,0.0333,W1,101,200", "0,0.0,R1,500,600", "0,0.0,W1,100,200")
+    )
+    assert [f.frame for f in frames] == [0, 1]
+    assert frames[0].seen == {"R1": (500.0, 600.0), "W1": (100.0, 200.0)}
+    assert frames[1].seen == {"W1": (101.0, 200.0)}
+
+
+def test_luza_events_says_what_is_wrong_and_fails(tmp_path):
+    p = _csv(tmp_path, "0,0.0,W1,100,200", "0,0.0,W1,300,200")
+    out = tmp_path / "events.jsonl"
+    r = subprocess.run(
+        [sys.executable, "-m", "luza.cli", "events", str(p), "--game", "five-ball"]
+        + ["-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode != 0
+    assert "ball W1 twice in frame 0" in r.stderr and "Traceback" not in r.stderr
+    assert not out.exists()
