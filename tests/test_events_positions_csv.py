@@ -5,11 +5,9 @@ backwards.  ``luza events`` prints the error and exits non-zero."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
+from luza.cli import main
 from luza.vision.events import EventsError, read_positions_csv
 
 HEAD = "frame,t,ball,x_mm,y_mm"
@@ -46,15 +44,11 @@ def test_rows_in_any_order_read_as_frames_in_time_order(tmp_path):
     assert frames[1].seen == {"W1": (101.0, 200.0)}
 
 
-def test_luza_events_says_what_is_wrong_and_fails(tmp_path):
+def test_luza_events_says_what_is_wrong_and_fails(tmp_path, capsys):
     p = _csv(tmp_path, "0,0.0,W1,100,200", "0,0.0,W1,300,200")
     out = tmp_path / "events.jsonl"
-    r = subprocess.run(
-        [sys.executable, "-m", "luza.cli", "events", str(p), "--game", "five-ball"]
-        + ["-o", str(out)],
-        capture_output=True,
-        text=True,
-    )
-    assert r.returncode != 0
-    assert "ball W1 twice in frame 0" in r.stderr and "Traceback" not in r.stderr
+    rc = main(["events", str(p), "--game", "five-ball", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc != 0
+    assert "ball W1 twice in frame 0" in err and "Traceback" not in err
     assert not out.exists()
