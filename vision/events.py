@@ -142,6 +142,18 @@ PAIR_FIT_NEAR_MM = 15.0  # a collision is timed again from the pair's gap sample
 PAIR_FIT_SPAN_S = 0.4  # ... within this of it (at least TOUCH_FIT_MIN_SAMPLES each side)
 PAIR_FIT_MAX_SHIFT_S = 0.2  # ... when the gap's vertex lies at most this far from it
 PAIR_FIT_MIN_RISE_MM_S = 10.0  # ... and the gap rises after it this fast (a slow push)
+# a pair reversal whose gap opens again slowly (at PAIR_FIT_MIN_RISE_MM_S or more) when
+# the relative velocity along the centres turned by this much (a hit whose balls went
+# on nearly together: dev fp-rally/1953 at 60 fps, closing at 390 mm/s, parting at 18)
+PAIR_TURN_MM_S = 150.0
+# two balls' gap lines are fitted over this many samples each side of its smallest, or
+# when those show no touch over the wider count (a slow meeting: the gap falls and rises
+# by 1-2 mm a frame, inside the noise over three samples; dev fp-rally/1936 at 60 fps,
+# 14 into 15 closing at ~110 mm/s and parting at ~40), as for a cushion
+PAIR_SIDE_SAMPLES = (REVERSAL_SIDE_SAMPLES, REVERSAL_SIDE_SAMPLES_SLOW)
+# ... where the relative velocity along the centres over the wider fit turns by this
+# much at least (two balls rolling by each other a few mm apart show a vertex too)
+PAIR_SLOW_TURN_MM_S = 60.0
 REST_SHIFT_MM = 1.0  # a ball at rest whose mean moved this much across a contact moved
 # a ball at rest nudged by a ball passing it: its rest moved at least this far ...
 NUDGE_MIN_MM = 1.5
@@ -1923,17 +1935,19 @@ class EventExtractor:
                 if col.min() > PAIR_NEAR_MM:
                     continue
                 for m in _run_minima(col, PAIR_NEAR_MM):
-                    hit = self._gap_vertex(
-                        ts, col, m, PAIR_TOL_MM, snap_frac=PAIR_SNAP_FRAC, skip_closest=True
-                    )
+                    nrm = rel[m] / max(float(np.linalg.norm(rel[m])), 1e-9)
+                    hit = None
+                    for side in PAIR_SIDE_SAMPLES:
+                        hit = self._gap_vertex(
+                            ts, col, m, PAIR_TOL_MM, PAIR_SNAP_FRAC, skip_closest=True, side=side
+                        )
+                        if hit is not None and not self._pair_turned(ts, rel, hit, nrm, side):
+                            hit = None
+                        if hit is not None:
+                            break
                     if hit is None:
                         continue
-                    t_c, _, sa, sb = hit
-                    nrm = rel[m] / max(float(np.linalg.norm(rel[m])), 1e-9)
-                    v_in = np.polyfit(ts[sa], rel[sa], 1)[0] @ nrm
-                    v_out = np.polyfit(ts[sb], rel[sb], 1)[0] @ nrm
-                    if v_in > -REVERSAL_MIN_MM_S or v_out < REVERSAL_MIN_MM_S:
-                        continue
+                    t_c = hit[0]
                     if not (self._moving_at(a, t_c) or self._moving_at(b, t_c)):
                         continue  # two balls at rest side by side: jitter
                     if self._rests_through(a, t_c) or self._rests_through(b, t_c):
@@ -1953,6 +1967,25 @@ class EventExtractor:
                     fields = {"a": first, "b": second, "pos": _r(0.5 * (pa + pb))}
                     out.append(_Cand("collision", t_c, 0.75, fields))
         return out
+
+    @staticmethod
+    def _pair_turned(ts: np.ndarray, rel: np.ndarray, hit, nrm: np.ndarray, side: int) -> bool:
+        """Whether two balls' relative velocity along their line of centres ``nrm``,
+        fitted over the samples either side of the gap's vertex ``hit`` (from
+        ``_gap_vertex`` over ``side`` samples a side), turned from closing to parting:
+        closing at ``REVERSAL_MIN_MM_S`` or more, then parting as fast, or parting at
+        ``PAIR_FIT_MIN_RISE_MM_S`` or more after a turn of ``PAIR_TURN_MM_S`` (a hit whose
+        balls went on nearly together).  Over the wider fit the turn must also reach
+        ``PAIR_SLOW_TURN_MM_S``: it is looked at where three samples a side showed none,
+        and two balls rolling by each other close show a vertex too."""
+        v_in, v_out = _along(ts, rel, hit[2], nrm), _along(ts, rel, hit[3], nrm)
+        if v_in > -REVERSAL_MIN_MM_S:
+            return False
+        if v_out < REVERSAL_MIN_MM_S and not (
+            v_out >= PAIR_FIT_MIN_RISE_MM_S and v_out - v_in >= PAIR_TURN_MM_S
+        ):
+            return False
+        return side == PAIR_SIDE_SAMPLES[0] or v_out - v_in >= PAIR_SLOW_TURN_MM_S
 
     def _rest_nudges(self, mvs: list[Move], t_end: float, found: list[_Cand], soon) -> list:
         """Collisions seen in a ball at rest moved, not set moving: a glancing or slow
@@ -3313,6 +3346,12 @@ def _run_minima(col: np.ndarray, near_mm: float) -> list[int]:
     """The index of the smallest sample (the first, on a tie) in each run of consecutive
     samples of ``col`` at most ``near_mm``."""
     return [int(k + np.argmin(col[k:e])) for k, e in _runs(col, near_mm)]
+
+
+def _along(ts: np.ndarray, rel: np.ndarray, idx, nrm: np.ndarray) -> float:
+    """The velocity of ``rel`` (a pair's relative position) along ``nrm`` fitted by a
+    line over the samples ``idx``."""
+    return float(np.polyfit(ts[idx], rel[idx], 1)[0] @ nrm)
 
 
 def _v_fit(tw: np.ndarray, gw: np.ndarray, n_min: int):
