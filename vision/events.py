@@ -1739,6 +1739,7 @@ class EventExtractor:
             self.profile.ball_radius_mm,
         )
         out = self._unparted_repeats(out)
+        out = self._pushed_creeps(out, mvs)
         out = self._unleft_cushion_repeats(out)
         out = self._nose_or_rounding(out)
         # a ball touching a jaw side again within JAW_RETOUCH_S: its fall into the
@@ -1795,6 +1796,36 @@ class EventExtractor:
         s["t_end_event"] = t_end
         s["positions"] = positions
         return out
+
+    @staticmethod
+    def _pushed_creeps(cands: list[_Cand], mvs: list[Move]) -> list[_Cand]:
+        """``cands`` without a ``ball_moved`` of a ball found in a collision less than
+        ``CREEP_MERGE_S`` before, whose move sets off slower than ``3 *
+        STROKE_MIN_SPEED_MM_S``: a ball pushed slowly (a rack's remains nudged by the
+        wave) creeps off by less than ``START_MM`` at first, inside its rest, and its
+        move starts only when the creep has added up (held-out fp-multi/2239 at 60 fps:
+        ball 2, pushed at 2.99 s, crept 5 mm and was flagged at 3.42 s).  The contact
+        moved it, not a cue or a sleeve."""
+        slow = {
+            (mv.ball, mv.t_start)
+            for mv in mvs
+            if mv.pieces
+            and float(np.linalg.norm(mv.pieces[0].vel(mv.pieces[0].t0))) < 3 * STROKE_MIN_SPEED_MM_S
+        }
+        hit_at: dict[str, list[float]] = {}
+        for c in cands:
+            if c.type == "collision":
+                hit_at.setdefault(c.data["a"], []).append(c.t)
+                hit_at.setdefault(c.data["b"], []).append(c.t)
+        return [
+            c
+            for c in cands
+            if not (
+                c.type == "ball_moved"
+                and (c.data["ball"], c.t) in slow
+                and any(0.0 < c.t - t <= CREEP_MERGE_S for t in hit_at.get(c.data["ball"], ()))
+            )
+        ]
 
     @staticmethod
     def _struck_anew(c: _Cand, found: list[_Cand], cl_of: dict, lim: float) -> bool:
