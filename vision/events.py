@@ -87,8 +87,8 @@ FIT_TOL_PER_MM = 0.021
 MAX_ACCEL_MM_S2 = 4000.0  # sliding friction ~ 0.2 g; more than this is a contact
 MIN_DV_MM_S = 60.0  # velocity change that counts as a contact at a break
 # a contact found by following a piece: the ball's samples on the way there lie within
-# this of it (a gross miss: a sample a break skipped says it went elsewhere)
-PATH_HOLDS_MM = 68.0
+# this many radii of it (a gross miss: a sample a break skipped says it went elsewhere)
+PATH_HOLDS_RADII = 2.0
 CONTACT_TOL_MM = 12.0  # slack on "one radius from the nose" / "two radii apart"
 STRIKER_TOL_MM = 25.0  # slack when looking for the ball that set a still ball moving
 VANISH_S = 0.25  # a moving ball unseen this long is gone (or hidden)
@@ -928,17 +928,15 @@ class EventExtractor:
 
     def _path_holds(self, ball: str, pc: Piece, t0: float, t1: float) -> bool:
         """Whether every sample of ``ball`` seen strictly between ``t0`` and ``t1`` lies
-        within ``PATH_HOLDS_MM`` of piece ``pc`` followed there.  A contact found by
+        within ``PATH_HOLDS_RADII`` of piece ``pc`` followed there.  A contact found by
         following a piece across samples that a break skipped (one-sample pieces) must
         not go where the ball was seen not to be (LukasSeglias video_9 at 15 fps: a
         stroke's first sample, 7.8 m/s from the anchor, followed on 0.16 s to a jaw
         1.2 m away while the ball was seen 420 mm off that way in between)."""
         bd = self.data[ball]
         inside = np.flatnonzero((bd.ts > t0 + 1e-9) & (bd.ts < t1 - 1e-9))
-        return all(
-            float(np.linalg.norm(bd.xy[i] - pc.at(float(bd.ts[i])))) <= PATH_HOLDS_MM
-            for i in inside
-        )
+        tol = PATH_HOLDS_RADII * self.R
+        return all(float(np.linalg.norm(bd.xy[i] - pc.at(float(bd.ts[i])))) <= tol for i in inside)
 
     def _nose_or_jaw(self, pc: Piece, hit, forward: bool):
         """A nose touch found at a break by a ball running nearly along the nose (within
