@@ -91,3 +91,23 @@ def rest_way_rest(
     last = way[-1]
     tail = dict(other) if last is None or last == "gone" else {ball: last, **other}
     return frames + [FrameObs(k, k / fps, tail) for k in range(n, n + n_tail)]
+
+
+def bent_at_contact(paths: dict, t_c: float, fps: float, seed: int, end_s: float) -> list[FrameObs]:
+    """Frames of balls rolling straight and turning at a contact at ``t_c``: ``paths``
+    maps a ball to ``(t_off, centre_at_contact, v_before, v_after)`` (table mm, mm/s);
+    each ball lies still until ``t_off``, rolls at ``v_before`` to its centre at the
+    contact and on at ``v_after``, seen every frame up to ``t_c + end_s`` with 1.2 mm
+    of noise (draw ``seed``, the balls in ``paths``' order)."""
+    rng = np.random.default_rng(seed)
+
+    def at(t_off, c, v, vb, t):
+        return c + v * (max(t, t_off) - t_c) if t < t_c else c + vb * (t - t_c)
+
+    frames = []
+    for k in range(int((t_c + end_s) * fps)):
+        t = k / fps
+        p = {b: at(*path, t) for b, path in paths.items()}
+        p = {b: x + rng.normal(0, 1.2, 2) for b, x in p.items()}
+        frames.append(FrameObs(k, t, {b: tuple(x) for b, x in p.items()}))
+    return frames

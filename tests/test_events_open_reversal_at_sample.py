@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from events_helpers import bent_at_contact
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import FrameObs, extract_events
+from luza.vision.events import extract_events
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
@@ -22,7 +23,6 @@ def _crossing(fps: float, seed: int, phase: float):
     they touch at frame 60 + ``phase`` (in frames) at (230, 810), 3 full on (the line
     of centres from 3 to 7 at 137 degrees, along its way): 3 stops dead there (its move
     ends at rest, no break to look at) and 7 goes off with its speed added."""
-    rng = np.random.default_rng(seed)
     t_c = (60 + phase) / fps
     n = np.array([-0.734, 0.681])
     n /= np.linalg.norm(n)
@@ -30,20 +30,8 @@ def _crossing(fps: float, seed: int, phase: float):
     c3, c7 = mid - R * n, mid + R * n
     v3, v7 = 287.0 * n, 230.0 * np.array([n[1], -n[0]])
     dv = float((v3 - v7) @ n) * n
-    v3b, v7b = v3 - dv, v7 + dv
-    a3, a7 = c3 - v3 * (t_c - 0.5), c7 - v7 * (t_c - 0.3)
-
-    def at(a, c, v, vb, t0, t):
-        if t < t0:
-            return a
-        return a + v * (t - t0) if t < t_c else c + vb * (t - t_c)
-
-    frames = []
-    for k in range(int((t_c + 1.0) * fps)):
-        t = k / fps
-        p = {"3": at(a3, c3, v3, v3b, 0.5, t), "7": at(a7, c7, v7, v7b, 0.3, t)}
-        p = {b: x + rng.normal(0, 1.2, 2) for b, x in p.items()}
-        frames.append(FrameObs(k, t, {b: tuple(x) for b, x in p.items()}))
+    paths = {"3": (0.5, c3, v3, v3 - dv), "7": (0.3, c7, v7, v7 + dv)}
+    frames = bent_at_contact(paths, t_c, fps, seed, 1.0)
     return frames, t_c
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from events_helpers import bent_at_contact
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import EventExtractor, FrameObs, extract_events
+from luza.vision.events import EventExtractor, extract_events
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
@@ -22,28 +23,14 @@ def _slow_meeting(fps: float, seed: int, closing_mm_s: float, parting_mm_s: floa
     on 9 along their line of centres (at 40 degrees to +x) at ``closing_mm_s``; they
     touch at t = 1.5 s at (1500, 900) and part along it at ``parting_mm_s`` (equal
     masses: each ball's velocity along the line changes by half the turn)."""
-    rng = np.random.default_rng(seed)
     t_c = 1.5 + 0.37 / fps
     n = np.array([np.cos(np.radians(40.0)), np.sin(np.radians(40.0))])
     mid = np.array([1500.0, 900.0])
-    c5, c9 = mid - R * n, mid + R * n
     v9 = np.array([250.0, 0.0])
     v5 = v9 + closing_mm_s * n
     half = 0.5 * (closing_mm_s + parting_mm_s) * n
-    v5b, v9b = v5 - half, v9 + half
-    a5, a9 = c5 - v5 * (t_c - 0.3), c9 - v9 * (t_c - 0.4)
-
-    def at(a, c, v, vb, t0, t):
-        if t < t0:
-            return a
-        return a + v * (t - t0) if t < t_c else c + vb * (t - t_c)
-
-    frames = []
-    for k in range(int((t_c + 1.2) * fps)):
-        t = k / fps
-        p = {"5": at(a5, c5, v5, v5b, 0.3, t), "9": at(a9, c9, v9, v9b, 0.4, t)}
-        p = {b: x + rng.normal(0, 1.2, 2) for b, x in p.items()}
-        frames.append(FrameObs(k, t, {b: tuple(x) for b, x in p.items()}))
+    paths = {"5": (0.3, mid - R * n, v5, v5 - half), "9": (0.4, mid + R * n, v9, v9 + half)}
+    frames = bent_at_contact(paths, t_c, fps, seed, 1.2)
     return frames, t_c
 
 
@@ -70,23 +57,13 @@ def _slow_pass(fps: float, seed: int, clear_mm: float, across_mm_s: float):
     """9 rolls along +x at 250 mm/s, 5 alongside it (both from t = 0.3 s, as in a
     lag) gaining on it at ``across_mm_s`` square to their line of centres at t = 1.5 s,
     when they are two radii + ``clear_mm`` apart: it passes by, both ways unbent."""
-    rng = np.random.default_rng(seed)
     t_c = 1.5
     n = np.array([np.cos(np.radians(40.0)), np.sin(np.radians(40.0))])
     c9 = np.array([1500.0, 900.0])
-    c5 = c9 - (2 * R + clear_mm) * n
     v9 = np.array([250.0, 0.0])
     v5 = v9 + across_mm_s * np.array([-n[1], n[0]])
-    frames = []
-    for k in range(int((t_c + 1.2) * fps)):
-        t = k / fps
-        p = {
-            "5": c5 + v5 * (max(t, 0.3) - t_c),
-            "9": c9 + v9 * (max(t, 0.3) - t_c),
-        }
-        p = {b: x + rng.normal(0, 1.2, 2) for b, x in p.items()}
-        frames.append(FrameObs(k, t, {b: tuple(x) for b, x in p.items()}))
-    return frames
+    paths = {"5": (0.3, c9 - (2 * R + clear_mm) * n, v5, v5), "9": (0.3, c9, v9, v9)}
+    return bent_at_contact(paths, t_c, fps, seed, 1.2)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -934,9 +934,12 @@ class EventExtractor:
         stroke's first sample, 7.8 m/s from the anchor, followed on 0.16 s to a jaw
         1.2 m away while the ball was seen 420 mm off that way in between)."""
         bd = self.data[ball]
-        inside = np.flatnonzero((bd.ts > t0 + 1e-9) & (bd.ts < t1 - 1e-9))
+        i0 = int(np.searchsorted(bd.ts, t0 + 1e-9, side="right"))
+        i1 = int(np.searchsorted(bd.ts, t1 - 1e-9, side="left"))
         tol = PATH_HOLDS_RADII * self.R
-        return all(float(np.linalg.norm(bd.xy[i] - pc.at(float(bd.ts[i])))) <= tol for i in inside)
+        return all(
+            float(np.linalg.norm(bd.xy[i] - pc.at(float(bd.ts[i])))) <= tol for i in range(i0, i1)
+        )
 
     def _nose_or_jaw(self, pc: Piece, hit, forward: bool):
         """A nose touch found at a break by a ball running nearly along the nose (within
