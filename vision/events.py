@@ -62,6 +62,7 @@ from luza.calibration.profiles import TableProfile
 from luza.errors import LuzaError
 from luza.events import Event, make
 from luza.physics.params import build_geometry
+from luza.vision.broken_clusters import BrokenClusters
 from luza.vision.track import RATTLE_OUT_RADII
 
 # -- tunables (units in the names) --------------------------------------------
@@ -1614,47 +1615,21 @@ class EventExtractor:
             ch = self._frozen_chain(mv, hits.get(id(mv)), mvs, hits)
             if ch is not None:
                 hits[id(mv)], chain_links[id(mv)] = ch
-        cl_of = {
-            m.ball: (k, min(x.t_start for x in cl)) for k, cl in enumerate(clusters) for m in cl
-        }
-        for k, cl in enumerate(clusters):  # the ball that broke a cluster belongs with it
-            for m in cl:
-                h = hits.get(id(m))
-                if h is not None and h[1] not in cl_of:
-                    cl_of[h[1]] = (k, min(x.t_start for x in cl))
-
         # a ball lying against a cluster that set off after it (slowly) went with it
         late = self._late_leavers(clusters, [mv for mv in mvs if mv not in starts])
         t_cl = [min(x.t_start for x in cl) for cl in clusters]
         lim_cl = CLUSTER_DT_FRAMES * self.dt
-
-        def broke_with(a: str, b: str, t: float, before: float = math.inf) -> bool:
-            """``a`` and ``b`` in (or against) one cluster that broke, before ``before``,
-            more than its own frames (``CLUSTER_DT_FRAMES``: a contact found there may be
-            the wave's own) and less than ``CLUSTER_QUIET_S`` before ``t``, their gap
-            (seen) never opened beyond ``PAIR_PARTED_MM`` since: one touch, parting."""
-            ca, cb = cl_of.get(a), cl_of.get(b)
-            ka = late.get(a, set()) | ({ca[0]} if ca else set())
-            kb = late.get(b, set()) | ({cb[0]} if cb else set())
-            for k in ka & kb:
-                if t_cl[k] < before and lim_cl < t - t_cl[k] < CLUSTER_QUIET_S:
-                    gap = self._max_pair_gap(a, b, t_cl[k], t)
-                    if gap is not None and gap <= PAIR_PARTED_MM:
-                        return True
-            return False
-
-        def same_cluster_soon(a: str, b: str, t: float) -> bool:
-            """``a`` and ``b`` broke out of one cluster less than ``CLUSTER_QUIET_S``
-            before ``t`` and were never seen ``CLUSTER_PARTED_MM`` apart since: a
-            contact found between them is the wave's jam, not a new one.  Two rack
-            balls that flew apart and met again (one back off a cushion) collided anew
-            (fp-multi/1950: 13 back off the foot cushion into 8, 0.28 s after the break)."""
-            ca, cb = cl_of.get(a), cl_of.get(b)
-            if ca and cb and ca[0] == cb[0] and t - ca[1] < CLUSTER_QUIET_S:
-                gap = self._max_pair_gap(a, b, ca[1], t)
-                if gap is None or gap <= CLUSTER_PARTED_MM:
-                    return True
-            return broke_with(a, b, t)
+        broken = BrokenClusters.build(
+            [[m.ball for m in cl] for cl in clusters],
+            t_cl,
+            [[h[1] for m in cl if (h := hits.get(id(m))) is not None] for cl in clusters],
+            late,
+            own_s=lim_cl,
+            quiet_s=CLUSTER_QUIET_S,
+            parted_mm=CLUSTER_PARTED_MM,
+            touch_parted_mm=PAIR_PARTED_MM,
+            max_gap=self._max_pair_gap,
+        )
 
         waves: list[tuple] = []  # replayed waves (``_wave_start``)
         for k, cl in enumerate(clusters):
@@ -1663,7 +1638,7 @@ class EventExtractor:
             got = [
                 c
                 for c in self._cluster_contacts(cl, hits)
-                if not broke_with(c.data["a"], c.data["b"], c.t, t_cl[k] - lim_cl)
+                if not broken.broke_with(c.data["a"], c.data["b"], c.t, t_cl[k] - lim_cl)
             ]
             inferred = [c for c in got if c.data.get("inferred")]
             if inferred:
@@ -1676,7 +1651,7 @@ class EventExtractor:
             hit = hits.get(id(mv))
             if hit is not None:
                 t, other, conf = hit
-                if same_cluster_soon(other, mv.ball, t):
+                if broken.jammed(other, mv.ball, t):
                     continue  # a rack ball jammed a moment, moving on: not a new contact
                 t = max(t, t0)
                 po = self._hit_at.get(id(mv))
@@ -1703,7 +1678,7 @@ class EventExtractor:
                 for t, typ, fields, conf in self._contacts_between(mv.ball, p, q):
                     if typ == "cushion":
                         bent_at.add(k)
-                    if typ == "collision" and same_cluster_soon(fields["a"], fields["b"], t):
+                    if typ == "collision" and broken.jammed(fields["a"], fields["b"], t):
                         jammed.append(_Cand(typ, max(t, t0), conf, fields))
                         continue
                     if typ == "collision" and p is head:
@@ -1743,10 +1718,13 @@ class EventExtractor:
                 else:
                     out += self._bounced_to_rest(mv, out)
         out[seen_from:] = [self._pair_retimed(c, t0) for c in out[seen_from:]]
-        out += self._pair_reversals(mvs, s["t_end"], out, same_cluster_soon)
-        out += self._rest_nudges(mvs, s["t_end"], out, same_cluster_soon)
+        out += self._pair_reversals(mvs, s["t_end"], out, broken.jammed)
+        out += self._rest_nudges(mvs, s["t_end"], out, broken.jammed)
+        cl_starts = broken.break_times()
         out += [
-            self._pair_retimed(c, t0) for c in jammed if self._struck_anew(c, out, cl_of, lim_cl)
+            self._pair_retimed(c, t0)
+            for c in jammed
+            if self._struck_anew(c, out, cl_starts, lim_cl)
         ]
         out[seen_from:] = [self._not_before_wave(c, waves) for c in out[seen_from:]]
         out = self._jaw_finds_before_touch(out)
@@ -1846,14 +1824,22 @@ class EventExtractor:
         ]
 
     @staticmethod
-    def _struck_anew(c: _Cand, found: list[_Cand], cl_of: dict, lim: float) -> bool:
+    def _struck_anew(
+        c: _Cand, found: list[_Cand], cl_starts: dict[str, list[float]], lim: float
+    ) -> bool:
         """A contact between two balls of one broken cluster (read as the wave's jam)
         where one of them was struck, after the break and before it, by a ball that
         had parted from the cluster (a contact seen on the open table): new energy, a
         new contact (fp-multi/1950 at 60 fps: 13 back off the foot cushion into 14,
         14 on into 6 a frame later, 0.33 s after the break)."""
         a, b = c.data["a"], c.data["b"]
-        starts = [cl_of[x][1] for x in (a, b) if x in cl_of]
+        # each ball's last cluster broken by the contact (``cl_starts``: ball -> when
+        # each cluster it was in broke)
+        starts = [
+            max(ts)
+            for ts in ([t for t in cl_starts.get(x, ()) if t <= c.t + lim] for x in (a, b))
+            if ts
+        ]
         if not starts:
             return False
         since = min(starts)
