@@ -23,10 +23,10 @@ M13 = N9 - (2 * R + 8.5) * U  # 8.5 mm off 9
 C12 = M13 - 2 * R * U  # where 12 meets 13
 P5 = N9 + np.array([0.0, 2 * R + 7.0])  # 7 mm off 9, beside its way
 V12_MM_S = 600.0
-T_STRIKE = 1.0
-S12 = C12 - V12_MM_S * (1.0 - T_STRIKE + 0.9) * U  # 12 meets 13 at 1.9 s
-T_12_13 = 1.9
-T_13_9 = T_12_13 + 8.5 / V12_MM_S
+T_STRIKE = 1.0  # 12 struck
+T_12_13 = 1.9  # 12 meets 13
+T_13_9 = T_12_13 + 8.5 / V12_MM_S  # 13 meets 9
+S12 = C12 - V12_MM_S * (T_12_13 - T_STRIKE) * U  # where 12 lies before its stroke
 
 
 def _where(t: float) -> dict[str, np.ndarray]:
