@@ -111,3 +111,16 @@ def bent_at_contact(paths: dict, t_c: float, fps: float, seed: int, end_s: float
         p = {b: x + rng.normal(0, 1.2, 2) for b, x in p.items()}
         frames.append(FrameObs(k, t, {b: tuple(x) for b, x in p.items()}))
     return frames
+
+
+def sampled_path(where: Callable, fps: float, seed: int, phase: float, until_s: float):
+    """Frames of the balls at ``where(t)`` (id -> table mm), sampled at ``fps`` from
+    ``phase`` of a frame on up to ``until_s``, each jittered by 0.7 mm like the tracker's
+    (draw ``seed``, the balls in ``where``'s order)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(int(until_s * fps)):
+        t = (k + phase) / fps
+        seen = {b: tuple(p + rng.normal(0.0, 0.7, 2)) for b, p in where(t).items()}
+        out.append(FrameObs(k, t, seen, frozenset()))
+    return out

@@ -16,10 +16,10 @@ import math
 
 import numpy as np
 import pytest
-from events_helpers import rolled
+from events_helpers import rolled, sampled_path
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import FrameObs, extract_events
+from luza.vision.events import extract_events
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
@@ -31,14 +31,11 @@ def _rot(deg: float) -> np.ndarray:
     return np.array([math.cos(a), math.sin(a)])
 
 
-def _sampled(where, fps: float, seed: int, phase: float, until_s: float) -> list[FrameObs]:
-    rng = np.random.default_rng(seed)
-    out = []
-    for k in range(int(until_s * fps)):
-        t = (k + phase) / fps
-        seen = {b: tuple(p + rng.normal(0.0, 0.7, 2)) for b, p in where(t).items()}
-        out.append(FrameObs(k, t, seen, frozenset()))
-    return out
+def _collisions(where, fps: float, seed: int, phase: float, until_s: float) -> dict:
+    """The collisions found in ``where``'s balls sampled (pair -> time)."""
+    frames = sampled_path(where, fps, seed, phase, until_s)
+    ev = extract_events(frames, PROFILE, "free-pyramid")
+    return {frozenset((e["a"], e["b"])): e.t for e in ev if e.type == "collision"}
 
 
 T_HIT = 1.5
@@ -65,8 +62,7 @@ def _slow_wave(t: float) -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("phase", [0.1, 0.6])
 def test_a_slow_wave_is_timed_at_the_strikers_hit(fps, seed, phase):
-    ev = extract_events(_sampled(_slow_wave, fps, seed, phase, 3.0), PROFILE, "free-pyramid")
-    cols = {frozenset((e["a"], e["b"])): e.t for e in ev if e.type == "collision"}
+    cols = _collisions(_slow_wave, fps, seed, phase, 3.0)
     assert set(cols) == {frozenset(p) for p in (("12", "13"), ("13", "8"), ("13", "9"))}
     for pair, t in cols.items():
         assert abs(t - T_HIT) <= 2.0 / fps, (sorted(pair), t)
@@ -98,7 +94,6 @@ def _run_on(t: float) -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("phase", [0.1, 0.6])
 def test_a_ball_run_on_into_one_lying_short_of_it_struck_it(fps, seed, phase):
-    ev = extract_events(_sampled(_run_on, fps, seed, phase, 3.5), PROFILE, "free-pyramid")
-    cols = {frozenset((e["a"], e["b"])): e.t for e in ev if e.type == "collision"}
+    cols = _collisions(_run_on, fps, seed, phase, 3.5)
     assert set(cols) == {frozenset(p) for p in (("15", "9"), ("9", "13"), ("9", "8"))}
     assert abs(cols[frozenset(("9", "8"))] - (T_HIT + 9.0 / 600.0)) <= 2.0 / fps

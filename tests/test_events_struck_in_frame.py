@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from events_helpers import rolled
+from events_helpers import rolled, sampled_path
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import EventExtractor, FrameObs
+from luza.vision.events import EventExtractor
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
@@ -44,23 +44,12 @@ def _where(t: float) -> dict[str, np.ndarray]:
     return p
 
 
-def _frames(fps: float, seed: int, phase: float):
-    """Sampled at ``fps`` from ``phase`` of a frame on, jittered like the tracker's."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for k in range(int(4.0 * fps)):
-        t = (k + phase) / fps
-        seen = {b: tuple(p + rng.normal(0.0, 0.7, 2)) for b, p in _where(t).items()}
-        out.append(FrameObs(k, t, seen, frozenset()))
-    return out
-
-
 @pytest.mark.parametrize("fps", [30.0, 60.0])
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("phase", [0.2, 0.7])
 def test_the_ball_that_ran_in_within_the_frame_struck_it(fps, seed, phase):
     ex = EventExtractor(PROFILE, "free-pyramid")
-    ev = ex.extract(_frames(fps, seed, phase))
+    ev = ex.extract(sampled_path(_where, fps, seed, phase, 4.0))
     mv9 = next(m for m in ex.data["9"].moves)
     mv13 = next(m for m in ex.data["13"].moves)
     # 5 moved earlier in the shot (in fp-rally/2361 it had): a striker candidate
