@@ -34,6 +34,7 @@ from typing import Any
 
 from luza.calibration.profiles import load_profile
 from luza.events import GAMES, Event, EventError, make, write_jsonl
+from luza.output_files import atomic_file, part_path, remove_file, writable_dir
 from luza.rules.cli import parse_options
 from luza.rules.engine import Item, RuleError, load_game
 from luza.rules.record import write_record
@@ -43,15 +44,11 @@ from . import scoresheet, stats
 from .common import (
     ArgumentError,
     add_db_argument,
-    atomic_file,
     is_live_source,
     open_store,
     parse_players,
     parse_start_score,
-    part_path,
     quiet_video_logs,
-    remove_file,
-    writable_dir,
 )
 from .match import MatchError, check_game, read_input_items, score_run, start_note, track_video
 

@@ -37,15 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from luza.app.common import (
-    add_db_argument,
-    open_store,
-    quiet_video_logs,
-    resolve_db,
-    writable_dir,
-)
+from luza.app.common import add_db_argument, open_store, quiet_video_logs, resolve_db
 from luza.errors import LuzaError
 from luza.events import GAMES
+from luza.output_files import writable_dir
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".webm", ".m4v", ".mpg", ".mpeg", ".ts")
 DONE_NAME = "done.json"
@@ -162,7 +157,7 @@ def read_done(job: Job) -> dict[str, Any] | None:
 
 
 def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    from luza.app.common import atomic_file
+    from luza.output_files import atomic_file
 
     text = json.dumps(data, indent=2, default=str) + "\n"
     with atomic_file(path) as tmp:

@@ -1,4 +1,5 @@
-"""What the product commands share: argument checks, the match database, output files.
+"""What the product commands share: argument checks, the match database (output files:
+``luza/output_files.py``).
 
 Light on imports on purpose (``luza matches`` should not load the tracker).
 ``--option KEY=VALUE`` pairs are parsed by ``luza.rules.cli.parse_options`` (the
@@ -8,9 +9,7 @@ same as ``luza score``).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,10 +21,6 @@ if TYPE_CHECKING:
 
 class ArgumentError(LuzaError):
     """A command-line value that cannot be used (the message says which and why)."""
-
-
-class OutputError(LuzaError):
-    """An output folder or file that cannot be written."""
 
 
 def parse_players(players: str | list[str] | None) -> list[str] | None:
@@ -111,59 +106,3 @@ def open_store(db: str | Path | None, write: bool = False) -> MatchStore:
             store.close()
             raise
     return store
-
-
-def writable_dir(path: str | Path, what: str = "the output folder") -> Path:
-    """Create ``path`` (and its parents) if needed and make sure a file can be written in it;
-    :class:`OutputError` naming the folder when not (a file in its place, no permission)."""
-    p = Path(path).expanduser()
-    if p.exists() and not p.is_dir():
-        raise OutputError(f"{p} exists and is not a folder")
-    for up in p.parents:
-        if up.exists():
-            if not up.is_dir():
-                raise OutputError(f"cannot create {what} {p}: {up} is a file, not a folder")
-            break
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-        probe = p / f".luza-write-test.{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as e:
-        raise OutputError(f"cannot write in {what} {p}: {e.strerror or e}") from None
-    return p
-
-
-def remove_file(path: Path) -> None:
-    """Remove an earlier run's output file if there is one (:class:`OutputError` if it
-    cannot be, e.g. a folder in its place)."""
-    try:
-        path.unlink(missing_ok=True)
-    except OSError as e:
-        raise OutputError(f"cannot replace {path}: {e.strerror or e}") from None
-
-
-def part_path(path: Path) -> Path:
-    """Where :func:`atomic_file` writes ``path`` first: a hidden name with the same suffix
-    (writers that pick a format by the suffix still see it)."""
-    return path.with_name(f".{path.stem}.part{path.suffix}")
-
-
-@contextlib.contextmanager
-def atomic_file(path: str | Path) -> Iterator[Path]:
-    """``with atomic_file(p) as tmp: write(tmp)``: ``p`` appears only once whole.  On any
-    failure (or Ctrl-C) the partial file is removed and ``p`` is left as it was; a write
-    that fails with an OSError is an :class:`OutputError` naming ``p``."""
-    p = Path(path)
-    tmp = part_path(p)
-    try:
-        yield tmp
-        os.replace(tmp, p)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise OutputError(f"cannot write {p}: {e.strerror or e}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise

@@ -690,7 +690,7 @@ class MatchStore:
 
     def export_jsonl(self, match_id: int, path: str | Path) -> None:
         """Write the match record (see :meth:`record_lines`) atomically."""
-        from .common import atomic_file
+        from luza.output_files import atomic_file
 
         lines = self.record_lines(match_id)
         p = Path(path)

@@ -67,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (e.g. `luza score ... | head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as e:  # (after BrokenPipeError, one of them)
+        # a file or device failing under us that no check caught (a disk filling up, a
+        # folder removed mid-run): said plainly, not as a traceback
+        where = f": {e.filename}" if e.filename else ""
+        print(f"luza {args.command}: error: {e.strerror or e}{where}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"luza {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from luza.errors import LuzaError
+from luza.output_files import atomic_file
 
 GAMES = ("free-pyramid", "five-ball")
 
@@ -168,10 +169,8 @@ def read_jsonl(path: str | Path) -> list[Event]:
 
 
 def write_jsonl(events: Iterable[Event], path: str | Path) -> None:
-    """Write events one per line (atomically: a temporary file, then a rename)."""
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
+    """Write events one per line, whole or not at all (``luza.output_files.atomic_file``:
+    :class:`~luza.output_files.OutputError` when it cannot be written)."""
+    with atomic_file(path) as tmp, tmp.open("w", encoding="utf-8") as f:
         for e in events:
             f.write(e.to_json() + "\n")
-    tmp.replace(p)

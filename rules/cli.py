@@ -34,10 +34,13 @@ def _print(scored, as_json: bool) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from luza.output_files import writable_file
     from luza.rules.record import score_items, write_record
     from luza.rules.stream import load_stream
 
     options = parse_options(args.option)
+    if args.record:
+        writable_file(args.record, "the match record")  # before scoring, not after
     items = load_stream(args.stream, args.inputs)
     scored = score_items(items, args.game, args.table, options)
     _print(scored, args.json)

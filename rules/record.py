@@ -27,6 +27,7 @@ from typing import Any
 from luza import __version__
 from luza.calibration.profiles import load_profile
 from luza.events import EventError
+from luza.output_files import atomic_file
 from luza.rules.engine import GAMES, Game, Item, Ruling, ShotRecord, load_game, rule_error
 from luza.rules.stream import StreamChecker, parse_items
 
@@ -109,10 +110,8 @@ def record_lines(scored: Scored, table: str, options: dict[str, Any] | None) -> 
 
 
 def write_record(path: str | Path, scored: Scored, table: str, options: dict | None) -> None:
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text("\n".join(record_lines(scored, table, options)) + "\n", encoding="utf-8")
-    tmp.replace(p)
+    with atomic_file(path) as tmp:
+        tmp.write_text("\n".join(record_lines(scored, table, options)) + "\n", encoding="utf-8")
 
 
 @dataclass

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from luza.calibration.profiles import load_profile
+from luza.events import FIVE_BALL_BALLS
 from luza.physics.sim import Timeline
 from luza.physics.state import Strike
 from luza.samples.scenes import fp_rack_layout
@@ -25,6 +26,14 @@ def frame_at(fps: float) -> Callable[..., FrameObs]:
         return FrameObs(k, k / fps, xy, frozenset(hidden))
 
     return frame
+
+
+def other_ball(ball: str) -> str:
+    """A ball of ``ball``'s game that is not ``ball`` (the event stage refuses ids that
+    are not the game's): for a ball lying still out of the way in a hand-made scene."""
+    if ball in FIVE_BALL_BALLS:
+        return "R2" if ball != "R2" else "R1"
+    return "15" if ball != "15" else "14"
 
 
 def rolled_away(ball: str, rest, way: Sequence, other: tuple, fps: float) -> list[FrameObs]:

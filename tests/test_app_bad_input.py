@@ -23,9 +23,9 @@ import pytest
 from app_helpers import db_count
 
 from luza.app import records
-from luza.app.common import OutputError, atomic_file, part_path
 from luza.app.records import MatchStore
 from luza.cli import main
+from luza.output_files import OutputError, atomic_file, part_path
 from luza.rules.record import score_items, write_record
 from luza.rules.stream import load_stream
 

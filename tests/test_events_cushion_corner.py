@@ -4,7 +4,7 @@ gives them (the noise of ``vision/events_truth.py``)."""
 
 from __future__ import annotations
 
-from events_helpers import rest_way_rest
+from events_helpers import other_ball, rest_way_rest
 
 from luza.calibration.profiles import load_profile
 from luza.vision.events import FrameObs, extract_events
@@ -12,13 +12,13 @@ from luza.vision.events import FrameObs, extract_events
 PROFILE = load_profile("pyramid-12ft")
 FPS = 60.0
 TOL_S = 2.0 / FPS  # the benchmark's time tolerance for a contact
-OTHER = {"X": (1000.0, 900.0)}  # a ball at rest far from everything
+OTHER_AT = (1000.0, 900.0)  # a ball at rest far from everything
 
 
 def _frames(ball: str, rest, way, n_rest: int = 40) -> list[FrameObs]:
     """``ball`` at rest at ``rest``, then along ``way`` (None: hidden; after its end
     ``'gone'`` samples: not on the table any more), then at rest where it stopped."""
-    return rest_way_rest(ball, rest, way, OTHER, FPS, n_rest, 40)
+    return rest_way_rest(ball, rest, way, {other_ball(ball): OTHER_AT}, FPS, n_rest, 40)
 
 
 def _cushions(frames, ball: str, game: str):

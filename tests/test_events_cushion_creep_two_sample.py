@@ -14,13 +14,13 @@ Samples: balls of development scenes as the tracker gives them (the noise of
 
 from __future__ import annotations
 
-from events_helpers import rest_way_rest
+from events_helpers import other_ball, rest_way_rest
 
 from luza.calibration.profiles import load_profile
 from luza.vision.events import EventExtractor, extract_events
 
 PROFILE = load_profile("pyramid-12ft")
-OTHER = {"X": (1000.0, 300.0)}  # a ball at rest far from everything
+OTHER_AT = (1000.0, 300.0)  # a ball at rest far from everything
 N_REST = 30
 SLOW_TOL_S = 0.4  # the benchmark's time tolerance for a touch slower than 100 mm/s
 
@@ -61,7 +61,7 @@ T_11 = N_REST / FPS_11 + 3.1676 - 183 / 60.0
 
 
 def _touches(ball, rest, way, fps):
-    frames = rest_way_rest(ball, rest, way, OTHER, fps, N_REST, 30)
+    frames = rest_way_rest(ball, rest, way, {other_ball(ball): OTHER_AT}, fps, N_REST, 30)
     ev = extract_events(frames, PROFILE, "free-pyramid")
     return [e for e in ev if e.type == "cushion" and e["ball"] == ball]
 

@@ -3,6 +3,8 @@ its lip hangs (the drop hole reaches past the mouth line, towards the bed)."""
 
 from __future__ import annotations
 
+from events_helpers import other_ball
+
 from luza.calibration.profiles import load_profile
 from luza.vision.events import FrameObs, extract_events
 
@@ -38,9 +40,10 @@ JITTER = [(0.4, -0.3), (-0.6, 0.2), (0.1, 0.7), (-0.2, -0.5), (0.5, 0.4), (-0.3,
 
 
 def _frames(ball: str, rest, way, tail: list) -> list[FrameObs]:
-    frames = [FrameObs(k, k / FPS, {ball: rest, "W1": OTHER}) for k in range(40)]
+    frames = [FrameObs(k, k / FPS, {ball: rest, other_ball(ball): OTHER}) for k in range(40)]
     for i, p in enumerate(way + tail):  # a position, "hidden" or None (gone)
-        seen = {ball: p, "W1": OTHER} if isinstance(p, tuple) else {"W1": OTHER}
+        still = {other_ball(ball): OTHER}
+        seen = {ball: p, **still} if isinstance(p, tuple) else still
         hidden = frozenset({ball}) if p == "hidden" else frozenset()
         frames.append(FrameObs(40 + i, (40 + i) / FPS, seen, hidden))
     return frames

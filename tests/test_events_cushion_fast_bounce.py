@@ -6,7 +6,7 @@ balls of development scenes as the tracker gives them (the noise of
 
 from __future__ import annotations
 
-from events_helpers import rest_way_rest
+from events_helpers import other_ball, rest_way_rest
 
 from luza.calibration.profiles import load_profile
 from luza.vision.events import FrameObs, extract_events
@@ -15,11 +15,11 @@ PROFILE = load_profile("pyramid-12ft")
 FPS = 30.0
 TOL_S = 2.0 / FPS  # the benchmark's time tolerance for a contact
 N_REST = 30
-OTHER = {"X": (1000.0, 300.0)}  # a ball at rest far from everything
+OTHER_AT = (1000.0, 300.0)  # a ball at rest far from everything
 
 
 def _frames(ball: str, rest, way) -> list[FrameObs]:
-    return rest_way_rest(ball, rest, way, OTHER, FPS, N_REST, 30)
+    return rest_way_rest(ball, rest, way, {other_ball(ball): OTHER_AT}, FPS, N_REST, 30)
 
 
 def _touches(frames, ball: str):

@@ -11,7 +11,7 @@ that sent them (the striker left out)."""
 from __future__ import annotations
 
 import pytest
-from events_helpers import rest_way_rest
+from events_helpers import other_ball, rest_way_rest
 
 from luza.calibration.profiles import load_profile
 from luza.vision.events import extract_events
@@ -19,7 +19,7 @@ from luza.vision.events import extract_events
 PROFILE = load_profile("pyramid-12ft")
 FPS = 60.0
 TOL_S = 2.0 / FPS  # the benchmark's time tolerance for a contact
-OTHER = {"X": (1000.0, 900.0)}  # a ball at rest far from everything
+OTHER_AT = (1000.0, 900.0)  # a ball at rest far from everything
 N_REST = 40
 
 # fp-pots/1629 ball Y from 3.0667 s: at 1.1 m/s into the head-left pocket past the head
@@ -55,7 +55,7 @@ ALONG_JAW_T = 3.3508 - 3.25 + N_REST / FPS
     ],
 )
 def test_a_ball_seen_beyond_a_nose_end_3_frames_on_at_60_fps_touched_the_jaw(rest, way, jaw, t_jaw):
-    frames = rest_way_rest("Y", rest, way, OTHER, FPS, N_REST, 40)
+    frames = rest_way_rest("Y", rest, way, {other_ball("Y"): OTHER_AT}, FPS, N_REST, 40)
     ev = extract_events(frames, PROFILE, "free-pyramid")
     touches = [e for e in ev if e.type == "cushion" and e["ball"] == "Y"]
     # before: the head nose touched 1.4-1.7 frames before the jaw, then the jaw

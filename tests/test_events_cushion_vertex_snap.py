@@ -9,14 +9,14 @@ them (the noise of ``vision/events_truth.py``)."""
 from __future__ import annotations
 
 import numpy as np
-from events_helpers import rest_way_rest
+from events_helpers import other_ball, rest_way_rest
 
 from luza.calibration.profiles import load_profile
 from luza.vision import events
 from luza.vision.events import EventExtractor, extract_events
 
 PROFILE = load_profile("pyramid-12ft")
-OTHER = {"X": (1000.0, 300.0)}  # a ball at rest far from everything
+OTHER_AT = (1000.0, 300.0)  # a ball at rest far from everything
 N_REST = 30
 
 
@@ -51,7 +51,7 @@ TS_3 = 5.15 + np.arange(len(GAP_3)) / 60.0
 
 
 def test_a_touch_whose_gap_lines_meet_just_past_the_closest_sample_is_found():
-    frames = rest_way_rest("Y", REST_Y, WAY_Y, OTHER, FPS_Y, N_REST, 30)
+    frames = rest_way_rest("Y", REST_Y, WAY_Y, {other_ball("Y"): OTHER_AT}, FPS_Y, N_REST, 30)
     touches = _touches(frames, "Y")
     assert [e["cushion"] for e in touches] == ["head"]
     assert abs(touches[0].t - T_Y) <= 2.0 / FPS_Y
@@ -62,5 +62,5 @@ def test_a_touch_whose_gap_lines_meet_just_past_the_closest_sample_is_found():
 def test_without_the_snap_the_touches_are_missed(monkeypatch):
     assert EventExtractor._gap_vertex(TS_3, GAP_3, 3) is None
     monkeypatch.setattr(events, "REVERSAL_SNAP_FRAC", 0.0)
-    frames = rest_way_rest("Y", REST_Y, WAY_Y, OTHER, FPS_Y, N_REST, 30)
+    frames = rest_way_rest("Y", REST_Y, WAY_Y, {other_ball("Y"): OTHER_AT}, FPS_Y, N_REST, 30)
     assert _touches(frames, "Y") == []

@@ -22,12 +22,12 @@ def test_a_ball_seen_once_on_its_way_to_a_pocket_then_lost_is_potted():
     mouth = PROFILE.pockets()["middle-right"].mouth_centre
     red0 = (mouth[0], mouth[1] - 170.0)
     white0 = (mouth[0], red0[1] - 300.0)
-    frames = [frame(k, {"W": white0, "2": red0}) for k in range(30)]
-    frames.append(frame(30, {"2": red0}, hidden={"W"}))  # the cue over the white
+    frames = [frame(k, {"Y": white0, "2": red0}) for k in range(30)]
+    frames.append(frame(30, {"2": red0}, hidden={"Y"}))  # the cue over the white
     hit_at = (mouth[0], red0[1] - 2 * R)
-    frames.append(frame(31, {"W": hit_at, "2": (red0[0], red0[1] + 40.0)}))
-    frames += [frame(k, {"W": hit_at}, hidden={"2"}) for k in range(32, 39)]
-    frames += [frame(k, {"W": hit_at}) for k in range(39, 60)]
+    frames.append(frame(31, {"Y": hit_at, "2": (red0[0], red0[1] + 40.0)}))
+    frames += [frame(k, {"Y": hit_at}, hidden={"2"}) for k in range(32, 39)]
+    frames += [frame(k, {"Y": hit_at}) for k in range(39, 60)]
     ev = extract_events(frames, PROFILE, "free-pyramid")
     pots = [(e["ball"], e["pocket"]) for e in ev if e.type == "pocket"]
     assert pots == [("2", "middle-right")]
@@ -39,20 +39,20 @@ def test_a_ball_hit_while_its_striker_is_unseen_was_hit_by_it():
     # hit the red: the red sets off with no ball seen near it; the white, seen again
     # past where it met the red, came from its rest straight through that place
     white0, red0 = (1000.0, 900.0), (1300.0, 905.0)
-    frames = [frame(k, {"W": white0, "2": red0}) for k in range(28)]
+    frames = [frame(k, {"Y": white0, "2": red0}) for k in range(28)]
     for k in range(28, 42):
         t = (k - 33) / FPS
         red = red0 if k < 33 else (red0[0] + 600.0 * t, red0[1] + 10.0 * t)
-        frames.append(frame(k, {"2": red}, hidden={"W"}))
+        frames.append(frame(k, {"2": red}, hidden={"Y"}))
     for k in range(42, 90):
         t = (k - 33) / FPS
         s = min(t, 1.2)
         red = (red0[0] + 600.0 * s - 250.0 * s * s, red0[1] + 10.0 * s)
         white = (red0[0] - 2 * R + 25.0 + 60.0 * min(k - 42, 10) / FPS, red0[1] - 4.0)
-        frames.append(frame(k, {"W": white, "2": red}))
+        frames.append(frame(k, {"Y": white, "2": red}))
     ev = extract_events(frames, PROFILE, "free-pyramid")
     hits = [(e["a"], e["b"]) for e in ev if e.type == "collision"]
-    assert hits == [("W", "2")]
+    assert hits == [("Y", "2")]
     assert not [e for e in ev if e.type == "ball_moved"]
     start = next(e for e in ev if e.type == "shot_start")
-    assert start["cue_ball"] == "W"
+    assert start["cue_ball"] == "Y"

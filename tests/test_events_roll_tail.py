@@ -38,7 +38,7 @@ def scene(tail_way: np.ndarray, tail_mm: float = 6.0) -> list[FrameObs]:
             p = end + WAY * 2.7 + tail_way * tail_mm / 2
         else:
             p = end + WAY * 2.7 + tail_way * tail_mm
-        frames.append(FrameObs(k, k / FPS, {"W": (float(p[0]), float(p[1])), "2": OTHER}))
+        frames.append(FrameObs(k, k / FPS, {"Y": (float(p[0]), float(p[1])), "2": OTHER}))
     return frames
 
 
@@ -55,4 +55,4 @@ def test_a_roll_going_on_the_same_way_is_no_ball_moved():
 def test_a_still_ball_setting_off_sideways_is_flagged():
     side = np.array([-WAY[1], WAY[0]])
     ev = extract_events(scene(-side), PROFILE, "free-pyramid")
-    assert [e["ball"] for e in _moved(ev)] == ["W"]
+    assert [e["ball"] for e in _moved(ev)] == ["Y"]

@@ -26,20 +26,20 @@ def test_a_cue_ball_hidden_at_the_strike_and_seen_once_before_a_hit_started_when
     white0, red0 = (1000.0, 900.0), (1000.0 + 150.0 + 2 * R, 900.0)
     t_hit = t_strike + 150.0 / speed_mm_s
     hit_at = (red0[0] - 2 * R, red0[1])
-    frames = [frame(k, {"W": white0, "2": red0}) for k in range(30)]
-    frames += [frame(k, {"2": red0}, hidden={"W"}) for k in range(30, 40)]
-    frames.append(frame(40, {"W": (white0[0] + 100.0, white0[1]), "2": red0}))
+    frames = [frame(k, {"Y": white0, "2": red0}) for k in range(30)]
+    frames += [frame(k, {"2": red0}, hidden={"Y"}) for k in range(30, 40)]
+    frames.append(frame(40, {"Y": (white0[0] + 100.0, white0[1]), "2": red0}))
     for k in range(41, 100):
         s = min(k / FPS - t_hit, 0.8)
         white = (hit_at[0] + 100.0 * s - 60.0 * s * s, hit_at[1] + 300.0 * s - 180.0 * s * s)
         red = (red0[0] + 2800.0 * s - 1700.0 * s * s, red0[1])
-        frames.append(frame(k, {"W": white, "2": red}))
+        frames.append(frame(k, {"Y": white, "2": red}))
     ev = extract_events(frames, PROFILE, "free-pyramid")
     starts = [e for e in ev if e.type == "shot_start"]
-    assert [e["cue_ball"] for e in starts] == ["W"]
+    assert [e["cue_ball"] for e in starts] == ["Y"]
     # before: the last sample at rest (frame 29, ten frames early)
     assert abs(starts[0].t - t_strike) <= 1.0 / FPS
-    assert [(e["a"], e["b"]) for e in ev if e.type == "collision"] == [("W", "2")]
+    assert [(e["a"], e["b"]) for e in ev if e.type == "collision"] == [("Y", "2")]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -64,7 +64,7 @@ def test_a_glancing_touch_of_a_nose_is_timed_at_the_touch_not_at_the_bend(seed):
             s = min(t - t_touch, 0.7)  # 140 mm/s left after the touch, to rest
             x, y = x_touch - 140.0 * s + 100.0 * s * s, y_touch + vy_out * s
         jitter = rng.normal(0.0, 1.0, 2) if t > t_strike else (0.0, 0.0)
-        frames.append(frame(k, {"W": (x + jitter[0], y + jitter[1])}))
+        frames.append(frame(k, {"Y": (x + jitter[0], y + jitter[1])}))
     ev = extract_events(frames, PROFILE, "free-pyramid")
     touches = [e for e in ev if e.type == "cushion"]
     assert [e["cushion"] for e in touches] == ["right-head"]

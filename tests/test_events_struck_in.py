@@ -28,25 +28,25 @@ def scene(off_mouth_mm: float) -> list:
     speed = (600.0 - 2 * R) * FPS / (hit_k - 10)
     frames = []
     for k in range(10):
-        frames.append(frame(k, {"W": white0, "2": red0}))
+        frames.append(frame(k, {"Y": white0, "2": red0}))
     for k in range(10, 21):
         t = (k - 10) / FPS
         d = speed * t
-        frames.append(frame(k, {"W": white0 - inward * d, "2": red0}))
-    hit = frames[-1].seen["W"]
+        frames.append(frame(k, {"Y": white0 - inward * d, "2": red0}))
+    hit = frames[-1].seen["Y"]
     centre = np.array([PROFILE.length_mm / 2, PROFILE.width_mm / 2])
     away = (centre - hit) / np.linalg.norm(centre - hit)  # the white glances off to mid-table
     for k in range(21, 28):
         t = (k - hit_k) / FPS
-        frames.append(frame(k, {"W": hit + away * 700.0 * t}, hidden={"2"}))
-    end = frames[-1].seen["W"]
-    frames += [frame(k, {"W": end}) for k in range(28, 60)]
+        frames.append(frame(k, {"Y": hit + away * 700.0 * t}, hidden={"2"}))
+    end = frames[-1].seen["Y"]
+    frames += [frame(k, {"Y": end}) for k in range(28, 60)]
     return frames
 
 
 def test_a_still_ball_beside_a_pocket_hit_and_gone_was_potted():
     ev = extract_events(scene(off_mouth_mm=20.0), PROFILE, "free-pyramid")
-    assert [(e["a"], e["b"]) for e in ev if e.type == "collision"] == [("W", "2")]
+    assert [(e["a"], e["b"]) for e in ev if e.type == "collision"] == [("Y", "2")]
     assert [(e["ball"], e["pocket"]) for e in ev if e.type == "pocket"] == [("2", "foot-right")]
     assert not [e for e in ev if e.type == "ball_removed"]
     end = next(e for e in ev if e.type == "shot_end")

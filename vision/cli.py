@@ -26,6 +26,7 @@ from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile, load_profile
 from luza.errors import LuzaError
 from luza.events import GAMES, write_jsonl
+from luza.output_files import writable_file
 
 from .events import FrameObs, extract_events, frames_from_tracker
 from .pipeline import VisionPipeline
@@ -122,6 +123,12 @@ def draw_overlay(img: np.ndarray, camera: CameraModel, R: float, tracked) -> np.
 
 
 def cmd_track(args: argparse.Namespace) -> int:
+    # outputs that cannot be written are said now, not after minutes of tracking
+    writable_file(args.events, "the events file")
+    if args.positions:
+        writable_file(args.positions, "the positions file")
+    if args.overlay:
+        writable_file(args.overlay, "the overlay video")
     src = open_source(args.video, for_tracking=True)
     try:
         first: list[Frame] = []

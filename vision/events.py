@@ -60,7 +60,7 @@ import numpy as np
 
 from luza.calibration.profiles import TableProfile
 from luza.errors import LuzaError
-from luza.events import Event, make
+from luza.events import BALLS_BY_GAME, Event, make
 from luza.physics.params import build_geometry
 from luza.vision.broken_clusters import BrokenClusters
 from luza.vision.track import RATTLE_OUT_RADII
@@ -683,6 +683,7 @@ class EventExtractor:
             for b in list(f.seen) + sorted(f.hidden):
                 if b not in balls:
                     balls.append(b)
+        self._check_ids(balls)
         self.data = {b: _ball_data(frames, b) for b in balls}
         for bd in self.data.values():
             split_motion(bd, self.dt)
@@ -695,6 +696,20 @@ class EventExtractor:
             tl = [("rest", r.t0, r) for r in bd.rests] + [("move", m.t_start, m) for m in bd.moves]
             bd.timeline = sorted(tl, key=lambda e: (e[1], e[0] == "rest"))
         return self._assemble()
+
+    def _check_ids(self, balls: list[str]) -> None:
+        """:class:`EventsError` for a game that is not one or a ball id not of the game
+        (a positions file of the other game, a tracker's own labels): the stream would
+        carry them to the rules, which refuse it only after all the work."""
+        known = BALLS_BY_GAME.get(self.game)
+        if known is None:
+            raise EventsError(f"unknown game {self.game!r} (one of {', '.join(BALLS_BY_GAME)})")
+        stray = [b for b in balls if b not in known]
+        if stray:
+            raise EventsError(
+                f"ball ids not of {self.game}: {', '.join(sorted(stray))} "
+                f"(its balls: {' '.join(known)})"
+            )
 
     def _frame_of(self, t: float) -> int:
         k = int(np.clip(np.searchsorted(self.T, t), 0, len(self.T) - 1))

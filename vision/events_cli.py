@@ -14,6 +14,7 @@ import argparse
 import sys
 
 from luza.events import BALLS_BY_GAME, write_jsonl
+from luza.output_files import writable_file
 
 
 def cmd_events(args: argparse.Namespace) -> int:
@@ -23,6 +24,7 @@ def cmd_events(args: argparse.Namespace) -> int:
     from .shots import describe, shot_records
 
     profile = load_profile(args.table)
+    writable_file(args.events, "the events file")  # said before the work, not after
     events = extract_events(read_positions_csv(args.positions), profile, args.game)
     write_jsonl(events, args.events)
     if args.shots:
