@@ -52,3 +52,19 @@ def test_luza_events_says_what_is_wrong_and_fails(tmp_path, capsys):
     assert rc != 0
     assert "ball W1 twice in frame 0" in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_positions_off_the_table_are_refused(tmp_path, capsys):
+    """Positions measured from elsewhere (here from the table's centre) or in other units
+    (4K pixels) lie far off the bed: events from them would be garbage.  A ball in a
+    pocket mouth, beyond the cushion nose, is on the table."""
+    rows = [f"{k},{k / 30:.4f},W1,{-1500 - k},200" for k in range(10)]
+    rows += [f"{k},{k / 30:.4f},R1,-60,-40" for k in range(10)]  # the head-left mouth
+    out = tmp_path / "events.jsonl"
+    rc = main(["events", str(_csv(tmp_path, *rows)), "--game", "five-ball", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2 and not out.exists()
+    assert "ball W1 at (-1500, 200) mm, more than 300 mm off the" in err
+    assert "Traceback" not in err
+    rows = [f"{k},{k / 30:.4f},W1,{900 - k},1000" for k in range(10)] + rows[10:]
+    assert main(["events", str(_csv(tmp_path, *rows)), "--game", "five-ball", "-o", str(out)]) == 0

@@ -71,6 +71,9 @@ JUMP_START_MM = 15.0  # ... or this far once
 REST_WINDOW_S = 0.3  # a ball is at rest when a window this long ...
 REST_SPREAD_MM = 4.0  # ... stays within this of its first sample
 REST_MIN_SAMPLES = 3
+# a seen position this far beyond the cushion noses is no ball on the table (the tracker
+# sees only the bed and the pocket mouths): positions in other units, or another table
+OFF_BED_LIMIT_MM = 300.0
 FIT_TOL_MM = 6.0  # a piece of path fits its samples within this ...
 JAW_POT_WINDOW_S = 0.15  # a pocketed ball's jaw contact is looked for this long before
 JAW_POT_TOL_MM = 3.0  # ... where its samples pass within a radius + this of the jaw
@@ -683,7 +686,7 @@ class EventExtractor:
             for b in list(f.seen) + sorted(f.hidden):
                 if b not in balls:
                     balls.append(b)
-        self._check_ids(balls)
+        self._check_input(frames, balls)
         self.data = {b: _ball_data(frames, b) for b in balls}
         for bd in self.data.values():
             split_motion(bd, self.dt)
@@ -697,10 +700,12 @@ class EventExtractor:
             bd.timeline = sorted(tl, key=lambda e: (e[1], e[0] == "rest"))
         return self._assemble()
 
-    def _check_ids(self, balls: list[str]) -> None:
-        """:class:`EventsError` for a game that is not one or a ball id not of the game
-        (a positions file of the other game, a tracker's own labels): the stream would
-        carry them to the rules, which refuse it only after all the work."""
+    def _check_input(self, frames: Sequence[FrameObs], balls: list[str]) -> None:
+        """:class:`EventsError` for a game that is not one, a ball id not of the game (a
+        positions file of the other game, a tracker's own labels: the stream would carry
+        them to the rules, which refuse it only after all the work), or a position
+        ``OFF_BED_LIMIT_MM`` beyond the cushion noses (pixels, centimetres or another
+        table's coordinates: events from them would be garbage)."""
         known = BALLS_BY_GAME.get(self.game)
         if known is None:
             raise EventsError(f"unknown game {self.game!r} (one of {', '.join(BALLS_BY_GAME)})")
@@ -710,6 +715,15 @@ class EventExtractor:
                 f"ball ids not of {self.game}: {', '.join(sorted(stray))} "
                 f"(its balls: {' '.join(known)})"
             )
+        lim = OFF_BED_LIMIT_MM
+        for f in frames:
+            for b, (x, y) in f.seen.items():
+                if not (-lim <= x <= self.L + lim and -lim <= y <= self.W + lim):
+                    raise EventsError(
+                        f"frame {f.frame}: ball {b} at ({x:g}, {y:g}) mm, more than {lim:g} "
+                        f"mm off the {self.L:g} x {self.W:g} mm bed of table profile "
+                        f"{self.profile.name!r} (positions in other units, or another table?)"
+                    )
 
     def _frame_of(self, t: float) -> int:
         k = int(np.clip(np.searchsorted(self.T, t), 0, len(self.T) - 1))
