@@ -22,6 +22,7 @@ import numpy as np
 from luza.calibration.camera import CameraModel
 from luza.calibration.profiles import TableProfile, profile_from_dict
 from luza.errors import LuzaError
+from luza.output_files import atomic_file
 
 FORMAT = "luza-calibration/1"
 
@@ -124,7 +125,9 @@ class Calibration:
         }
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        """Write the calibration JSON whole or not at all (``OutputError`` if it cannot)."""
+        with atomic_file(path) as tmp:
+            tmp.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
 
     @classmethod
     def from_dict(cls, d: dict, source: str = "<dict>") -> Calibration:

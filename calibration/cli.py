@@ -12,6 +12,7 @@ import numpy as np
 from luza.calibration.calib import CalibrationError, calibrate
 from luza.calibration.lens import calibrate_camera, load_camera, save_camera
 from luza.calibration.profiles import load_profile
+from luza.output_files import writable_file, write_image
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 MAX_FRAMES = 60  # frames read from a video for the median background
@@ -60,6 +61,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from luza.calibration.overlay import draw_overlay
 
     profile = load_profile(args.table)
+    writable_file(args.output, "the calibration")  # said before the work, not after
+    if args.overlay:
+        if Path(args.overlay).suffix.lower() not in IMAGE_SUFFIXES:
+            raise CalibrationError(
+                f"--overlay wants an image file ({' '.join(sorted(IMAGE_SUFFIXES))}), "
+                f"got {args.overlay}"
+            )
+        writable_file(args.overlay, "the overlay image")
     frames = read_source(args.source, seconds=args.seconds)
     hint = load_camera(args.camera) if args.camera else None
     try:
@@ -87,7 +96,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print("  warning: no marking tells the head from the foot; pass --head to decide")
     print(f"  confidence {q['confidence']}")
     if args.overlay:
-        cv2.imwrite(str(args.overlay), draw_overlay(frames[0], cal))
+        write_image(args.overlay, draw_overlay(frames[0], cal), "the overlay image")
         print(f"overlay written to {args.overlay}")
     return 0
 
@@ -104,11 +113,12 @@ def _draw_refused(frames, profile, hint, head, path) -> bool:
     except CalibrationError:
         return False
     cal = Calibration(fit.camera, profile, {**fit.quality, "confidence": "REFUSED"})
-    cv2.imwrite(str(path), draw_overlay(frames[0], cal, edge_points=fit.edge_points))
+    write_image(path, draw_overlay(frames[0], cal, edge_points=fit.edge_points), "the overlay")
     return True
 
 
 def cmd_calibrate_camera(args: argparse.Namespace) -> int:
+    writable_file(args.output, "the camera file")
     cols, rows = (int(v) for v in args.squares.lower().split("x"))
     cam, report = calibrate_camera(
         args.images,

@@ -17,6 +17,7 @@ from scipy.optimize import least_squares
 
 from luza.calibration.camera import CameraModel
 from luza.errors import LuzaError
+from luza.output_files import atomic_file
 
 UNDISTORT_ITERATIONS = 30
 
@@ -168,7 +169,8 @@ def save_camera(cam: CameraModel, report: dict, path: str | Path) -> None:
     import json
 
     d = {"format": "luza-camera/1", "camera": cam.to_dict(), "report": report}
-    Path(path).write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8")
+    with atomic_file(path) as tmp:
+        tmp.write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8")
 
 
 def load_camera(path: str | Path) -> CameraModel:

@@ -90,3 +90,19 @@ def writable_file(path: str | Path, what: str = "the output") -> Path:
             break
     writable_dir(p.parent, f"the folder of {what}")
     return p
+
+
+def write_image(path: str | Path, img, what: str = "the image") -> None:
+    """Write ``img`` (an OpenCV BGR array) whole to ``path``, its format by the suffix;
+    :class:`OutputError` where ``cv2.imwrite`` would say nothing (it returns False, or
+    raises for a suffix it has no writer for) and no file would appear."""
+    import cv2
+
+    p = Path(path)
+    with atomic_file(p) as tmp:
+        try:
+            ok = cv2.imwrite(str(tmp), img)
+        except cv2.error:
+            ok = False
+        if not ok:
+            raise OutputError(f"cannot write {what} {p} (an image suffix: .png, .jpg)")

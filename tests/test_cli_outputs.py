@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from luza.cli import main
-from luza.output_files import OutputError, writable_file
+from luza.output_files import OutputError, writable_file, write_image
 
 CLIPS = Path(__file__).resolve().parents[1] / "samples" / "clips"
 CLIP = CLIPS / "fb-kaisa-middle_s0_720p30.mp4"
@@ -96,3 +97,33 @@ def test_writable_file_leaves_no_probe_and_says_what(tmp_path, a_file):
     assert list((tmp_path / "x").iterdir()) == []
     with pytest.raises(OutputError, match="the positions file"):
         writable_file(tmp_path, "the positions file")
+
+
+@pytest.mark.parametrize(
+    ("opt", "value", "words"),
+    [
+        ("-o", "a_file/c.json", "cannot write the calibration"),
+        ("--overlay", "a_file/o.png", "cannot write the overlay image"),
+        ("--overlay", "o.xyz", "--overlay wants an image file"),
+    ],
+)
+def test_calibrate_refuses_outputs_it_cannot_write_before_the_work(
+    tmp_path, capsys, a_file, opt, value, words
+):
+    """The overlay used to be 'written' to a suffix OpenCV has no writer for or under a
+    file: cv2.imwrite returned False and the command said it had written it."""
+    outs = {"-o": tmp_path / "c.json", opt: tmp_path / value}
+    argv = ["calibrate", CLIP, "--table", "pyramid-12ft"]
+    for k, v in outs.items():
+        argv += [k, v]
+    _refused(argv, capsys, words)
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_write_image_says_when_nothing_was_written(tmp_path):
+    img = np.zeros((8, 8, 3), np.uint8)
+    write_image(tmp_path / "ok.png", img)
+    assert (tmp_path / "ok.png").stat().st_size > 0
+    with pytest.raises(OutputError, match="an image suffix"):
+        write_image(tmp_path / "x.xyz", img)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ok.png"]  # no part file left
