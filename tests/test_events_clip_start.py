@@ -32,12 +32,12 @@ def test_a_ball_still_from_the_first_frame_a_moment_only_was_on_the_table():
             w, r = (white0[0] + v * (k - still + 1) / FPS, white0[1]), red0
         else:
             s = (k - hit_k) / FPS
-            w = frames[hit_k].seen["W"]
+            w = frames[hit_k].seen["Y"]
             r = (red0[0] + min(v * s, 400.0), red0[1])
-        frames.append(frame(k, {"W": w, "2": r}))
+        frames.append(frame(k, {"Y": w, "2": r}))
     ev = extract_events(frames, PROFILE, "free-pyramid")
-    assert set(ev[0]["positions"]) == {"W", "2"}
+    assert set(ev[0]["positions"]) == {"Y", "2"}
     assert not [e for e in ev if e.type == "ball_placed"]
     start = next(e for e in ev if e.type == "shot_start")
-    assert start["cue_ball"] == "W"
-    assert [(e["a"], e["b"]) for e in ev if e.type == "collision"] == [("W", "2")]
+    assert start["cue_ball"] == "Y"
+    assert [(e["a"], e["b"]) for e in ev if e.type == "collision"] == [("Y", "2")]

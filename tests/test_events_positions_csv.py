@@ -56,15 +56,18 @@ def test_luza_events_says_what_is_wrong_and_fails(tmp_path, capsys):
 
 def test_positions_off_the_table_are_refused(tmp_path, capsys):
     """Positions measured from elsewhere (here from the table's centre) or in other units
-    (4K pixels) lie far off the bed: events from them would be garbage.  A ball in a
-    pocket mouth, beyond the cushion nose, is on the table."""
+    lie far off the bed: events from them would be garbage.  A ball in a
+    pocket mouth, beyond the cushion nose, is on the table, and a ball flying off it is
+    seen beyond the rails for a few frames."""
     rows = [f"{k},{k / 30:.4f},W1,{-1500 - k},200" for k in range(10)]
     rows += [f"{k},{k / 30:.4f},R1,-60,-40" for k in range(10)]  # the head-left mouth
     out = tmp_path / "events.jsonl"
     rc = main(["events", str(_csv(tmp_path, *rows)), "--game", "five-ball", "-o", str(out)])
     err = capsys.readouterr().err
     assert rc == 2 and not out.exists()
-    assert "ball W1 at (-1500, 200) mm, more than 300 mm off the" in err
+    assert "10 of 20 positions lie more than 1000 mm off the 3550 x 1775 mm bed" in err
+    assert "ball W1 at (-1500, 200) mm in frame 0" in err
     assert "Traceback" not in err
     rows = [f"{k},{k / 30:.4f},W1,{900 - k},1000" for k in range(10)] + rows[10:]
+    rows.append("10,0.3333,W1,890,2900")  # in the air, 1125 mm beyond the left cushion
     assert main(["events", str(_csv(tmp_path, *rows)), "--game", "five-ball", "-o", str(out)]) == 0

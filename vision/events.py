@@ -71,9 +71,11 @@ JUMP_START_MM = 15.0  # ... or this far once
 REST_WINDOW_S = 0.3  # a ball is at rest when a window this long ...
 REST_SPREAD_MM = 4.0  # ... stays within this of its first sample
 REST_MIN_SAMPLES = 3
-# a seen position this far beyond the cushion noses is no ball on the table (the tracker
-# sees only the bed and the pocket mouths): positions in other units, or another table
-OFF_BED_LIMIT_MM = 300.0
+# a seen position this far beyond the cushion noses is no ball on the table: a ball in
+# the air leaving it, seen a few frames, or (when they are more than OFF_BED_MAX_SHARE of
+# the positions) positions in other units or of another table
+OFF_BED_LIMIT_MM = 1000.0
+OFF_BED_MAX_SHARE = 0.1
 FIT_TOL_MM = 6.0  # a piece of path fits its samples within this ...
 JAW_POT_WINDOW_S = 0.15  # a pocketed ball's jaw contact is looked for this long before
 JAW_POT_TOL_MM = 3.0  # ... where its samples pass within a radius + this of the jaw
@@ -704,8 +706,10 @@ class EventExtractor:
         """:class:`EventsError` for a game that is not one, a ball id not of the game (a
         positions file of the other game, a tracker's own labels: the stream would carry
         them to the rules, which refuse it only after all the work), or a position
-        ``OFF_BED_LIMIT_MM`` beyond the cushion noses (pixels, centimetres or another
-        table's coordinates: events from them would be garbage)."""
+        share of the positions over ``OFF_BED_MAX_SHARE`` lying ``OFF_BED_LIMIT_MM`` or more
+        beyond the cushion noses (pixels, coordinates from the table's centre or of
+        another table: events from them would be garbage; a ball flying off the table is
+        seen there a few frames)."""
         known = BALLS_BY_GAME.get(self.game)
         if known is None:
             raise EventsError(f"unknown game {self.game!r} (one of {', '.join(BALLS_BY_GAME)})")
@@ -716,14 +720,21 @@ class EventExtractor:
                 f"(its balls: {' '.join(known)})"
             )
         lim = OFF_BED_LIMIT_MM
-        for f in frames:
-            for b, (x, y) in f.seen.items():
-                if not (-lim <= x <= self.L + lim and -lim <= y <= self.W + lim):
-                    raise EventsError(
-                        f"frame {f.frame}: ball {b} at ({x:g}, {y:g}) mm, more than {lim:g} "
-                        f"mm off the {self.L:g} x {self.W:g} mm bed of table profile "
-                        f"{self.profile.name!r} (positions in other units, or another table?)"
-                    )
+        off = [
+            (f.frame, b, x, y)
+            for f in frames
+            for b, (x, y) in f.seen.items()
+            if not (-lim <= x <= self.L + lim and -lim <= y <= self.W + lim)
+        ]
+        n = sum(len(f.seen) for f in frames)
+        if len(off) > OFF_BED_MAX_SHARE * n:
+            k, b, x, y = off[0]
+            raise EventsError(
+                f"{len(off)} of {n} positions lie more than {lim:g} mm off the "
+                f"{self.L:g} x {self.W:g} mm bed of table profile {self.profile.name!r}, the "
+                f"first ball {b} at ({x:g}, {y:g}) mm in frame {k} (positions in other "
+                "units, or another table?)"
+            )
 
     def _frame_of(self, t: float) -> int:
         k = int(np.clip(np.searchsorted(self.T, t), 0, len(self.T) - 1))
