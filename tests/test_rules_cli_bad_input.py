@@ -192,7 +192,12 @@ def mutants(draw) -> list[str]:
             break
         k = draw(st.integers(0, len(lines) - 1))
         op = draw(st.sampled_from(["drop", "dup", "swap", "cut", "value", "delete", "type"]))
-        d = json.loads(lines[k]) if lines[k].endswith("}") else None
+        try:  # (a line cut earlier may still end in a nested object's "}")
+            d = json.loads(lines[k])
+        except ValueError:
+            d = None
+        if not isinstance(d, dict):
+            d = None
         if op == "drop":
             del lines[k]
         elif op == "dup":
