@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from luza.errors import LuzaError
+from luza.output_files import writable_dir
 
 # Seeds 0..TUNING_SEEDS-1 are for tuning; benchmarks report on seeds from REPORT_SEED_START.
 TUNING_SEEDS = 1000
@@ -80,6 +81,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
             print(f"{name:18s} {spec.game:13s} {spec.description}")
         return 0 if args.list else 2
     cfg = ClipConfig(args.scene, args.seed, args.size, args.fps, args.table, args.camera, args.look)
+    writable_dir(args.out)  # said before the scene is played and rendered
     res = make_clip(cfg, args.out, progress=True)
     print(
         f"{res.video} ({res.n_frames} frames, {res.duration_s:.1f} s, {res.bytes / 1e6:.2f} MB, "
@@ -119,7 +121,7 @@ def cmd_synth_set(args: argparse.Namespace) -> int:
     unknown = [s for s in scenes if s not in SCENES]
     if unknown:
         raise LuzaError(f"unknown scene(s): {', '.join(unknown)}")
-    out = Path(args.out)
+    out = writable_dir(args.out)
     todo = []
     for cfg in set_configs(args.seeds, scenes):
         if (out / f"{cfg.name}.truth.json").exists():
@@ -151,8 +153,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     clips = bundled_clips()
     if not clips:
         raise LuzaError("no bundled sample clips found in samples/clips")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = writable_dir(args.out)
     for truth_path in clips:
         truth = load_truth(truth_path)
         video = truth_path.with_name(truth_path.name.replace(".truth.json", ".mp4"))

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from luza.calibration.camera import CameraModel
+from luza.output_files import write_image
 from luza.samples.video import read_frames
 
 SHEET_TILE_WIDTH_PX = 960
@@ -91,5 +92,5 @@ def contact_sheet(video: str | Path, truth: dict, out_png: str | Path, n: int = 
     rows = [np.hstack(tiles[i : i + SHEET_COLUMNS]) for i in range(0, len(tiles), SHEET_COLUMNS)]
     sheet = np.vstack(rows)
     out_png = Path(out_png)
-    cv2.imwrite(str(out_png), sheet)
+    write_image(out_png, sheet, "the contact sheet")
     return out_png

@@ -127,3 +127,18 @@ def test_write_image_says_when_nothing_was_written(tmp_path):
     with pytest.raises(OutputError, match="an image suffix"):
         write_image(tmp_path / "x.xyz", img)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ok.png"]  # no part file left
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["synth", "--scene", "fp-pots", "--out"],
+        ["synth-set", "--seeds", "1-2", "--out"],
+        ["demo", "--out"],
+    ],
+    ids=["synth", "synth-set", "demo"],
+)
+def test_sample_commands_refuse_an_output_folder_under_a_file(capsys, a_file, argv):
+    """``luza synth`` played and rendered its scene first (16 s) and then stopped with
+    'Not a directory'."""
+    _refused([*argv, a_file / "out"], capsys, "a_file is a file, not a folder")
