@@ -38,6 +38,7 @@ from luza.output_files import atomic_file, part_path, remove_file, writable_dir
 from luza.rules.cli import parse_options
 from luza.rules.engine import Item, RuleError, load_game
 from luza.rules.record import write_record
+from luza.video_logs import quiet_video_logs
 from luza.vision.cli import DEFAULT_TABLE
 
 from . import scoresheet, stats
@@ -48,7 +49,6 @@ from .common import (
     open_store,
     parse_players,
     parse_start_score,
-    quiet_video_logs,
 )
 from .match import MatchError, check_game, read_input_items, score_run, start_note, track_video
 

@@ -37,10 +37,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from luza.app.common import add_db_argument, open_store, quiet_video_logs, resolve_db
+from luza.app.common import add_db_argument, open_store, resolve_db
 from luza.errors import LuzaError
 from luza.events import GAMES
 from luza.output_files import writable_dir
+from luza.video_logs import quiet_video_logs
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".webm", ".m4v", ".mpg", ".mpeg", ".ts")
 DONE_NAME = "done.json"

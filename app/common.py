@@ -9,7 +9,6 @@ same as ``luza score``).
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -61,18 +60,6 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="match database (default: $LUZA_DB, else ~/.luza/matches.sqlite)",
     )
-
-
-def quiet_video_logs() -> None:
-    """Leave FFmpeg's and OpenCV's own log lines unsaid (``moov atom not found``, a camera
-    backend's warnings): the command says what went wrong in one line of its own.  Set in
-    the environment, so batch workers started later inherit it; a user who wants those
-    lines sets ``OPENCV_FFMPEG_LOGLEVEL`` / ``OPENCV_LOG_LEVEL`` and they are left alone."""
-    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
-    if os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR") == "ERROR":
-        import cv2
-
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
 
 def is_live_source(spec: str) -> bool:

@@ -82,10 +82,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_live(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from luza.app.common import open_store, parse_players, quiet_video_logs
+    from luza.app.common import open_store, parse_players
     from luza.app.match import camera_for
     from luza.rules.cli import parse_options
     from luza.rules.engine import load_game
+    from luza.video_logs import quiet_video_logs
     from luza.vision.sources import open_source
 
     quiet_video_logs()

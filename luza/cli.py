@@ -19,6 +19,7 @@ import sys
 
 from luza import __version__
 from luza.errors import LuzaError
+from luza.video_logs import quiet_video_logs
 
 COMMAND_MODULES = (
     "luza.samples.cli",
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    quiet_video_logs()  # a bad video is said in the command's own one line
     try:
         return int(args.func(args) or 0)
     except LuzaError as e:

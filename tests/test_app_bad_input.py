@@ -414,8 +414,10 @@ def test_ctrl_c_stops_live_cleanly_and_the_match_can_be_taken_up(tmp_path):
     [
         ["analyze", "{random}", "--game", GAME, "-o", "{tmp}/out", "--no-db"],
         ["live", "--source", "7", "--game", GAME, "--db", "{tmp}/m.sqlite", "--port", "0"],
+        ["track", "{random}", "--calibration", "auto", "--game", GAME, "-o", "{tmp}/e.jsonl"],
+        ["calibrate", "{random}", "--table", "pyramid-12ft", "-o", "{tmp}/c.json"],
     ],
-    ids=["corrupt-video", "absent-camera"],
+    ids=["corrupt-video", "absent-camera", "track-corrupt-video", "calibrate-corrupt-video"],
 )
 def test_the_whole_of_stderr_is_one_line(tmp_path, argv):
     """FFmpeg's and OpenCV's own log lines do not come before the message (the corrupt
