@@ -38,7 +38,6 @@ from luza.output_files import atomic_file, part_path, remove_file, writable_dir
 from luza.rules.cli import parse_options
 from luza.rules.engine import Item, RuleError, load_game
 from luza.rules.record import write_record
-from luza.video_logs import quiet_video_logs
 from luza.vision.cli import DEFAULT_TABLE
 
 from . import scoresheet, stats
@@ -289,7 +288,6 @@ def summary_line(s: dict[str, Any]) -> str:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    quiet_video_logs()
     if args.max_frames < 0:
         raise ArgumentError(f"--max-frames wants 0 (all) or more, got {args.max_frames}")
     s = analyze_video(

@@ -41,7 +41,6 @@ from luza.app.common import add_db_argument, open_store, resolve_db
 from luza.errors import LuzaError
 from luza.events import GAMES
 from luza.output_files import writable_dir
-from luza.video_logs import quiet_video_logs
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".webm", ".m4v", ".mpg", ".mpeg", ".ts")
 DONE_NAME = "done.json"
@@ -506,7 +505,6 @@ def summary_text(outcomes: list[Outcome]) -> str:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    quiet_video_logs()
     if args.workers is not None and args.workers < 1:
         raise BatchError(f"--workers wants a positive number, got {args.workers}")
     # `kill` (SIGTERM) stops like Ctrl-C: the cluster is closed, done.json files stay

@@ -86,10 +86,8 @@ def cmd_live(args: argparse.Namespace) -> int:
     from luza.app.match import camera_for
     from luza.rules.cli import parse_options
     from luza.rules.engine import load_game
-    from luza.video_logs import quiet_video_logs
     from luza.vision.sources import open_source
 
-    quiet_video_logs()
     players = parse_players(args.players) or []
     options = parse_options(args.option)
     if args.speed < 0:

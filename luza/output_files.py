@@ -20,17 +20,23 @@ class OutputError(LuzaError):
     """An output folder or file that cannot be written."""
 
 
+def _file_above(p: Path) -> Path | None:
+    """The nearest of ``p``'s folders that exists when it is a file (nothing can be made
+    under it), else None."""
+    for up in p.parents:
+        if up.exists():
+            return None if up.is_dir() else up
+    return None
+
+
 def writable_dir(path: str | Path, what: str = "the output folder") -> Path:
     """Create ``path`` (and its parents) if needed and make sure a file can be written in it;
     :class:`OutputError` naming the folder when not (a file in its place, no permission)."""
     p = Path(path).expanduser()
     if p.exists() and not p.is_dir():
         raise OutputError(f"{p} exists and is not a folder")
-    for up in p.parents:
-        if up.exists():
-            if not up.is_dir():
-                raise OutputError(f"cannot create {what} {p}: {up} is a file, not a folder")
-            break
+    if (up := _file_above(p)) is not None:
+        raise OutputError(f"cannot create {what} {p}: {up} is a file, not a folder")
     try:
         p.mkdir(parents=True, exist_ok=True)
         probe = p / f".luza-write-test.{os.getpid()}"
@@ -83,11 +89,8 @@ def writable_file(path: str | Path, what: str = "the output") -> Path:
     p = Path(path).expanduser()
     if p.is_dir():
         raise OutputError(f"cannot write {what} {p}: it is a folder (give a file name)")
-    for up in p.parents:  # the nearest that exists
-        if up.exists():
-            if not up.is_dir():
-                raise OutputError(f"cannot write {what} {p}: {up} is a file, not a folder")
-            break
+    if (up := _file_above(p)) is not None:
+        raise OutputError(f"cannot write {what} {p}: {up} is a file, not a folder")
     writable_dir(p.parent, f"the folder of {what}")
     return p
 

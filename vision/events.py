@@ -705,9 +705,9 @@ class EventExtractor:
     def _check_input(self, frames: Sequence[FrameObs], balls: list[str]) -> None:
         """:class:`EventsError` for a game that is not one, a ball id not of the game (a
         positions file of the other game, a tracker's own labels: the stream would carry
-        them to the rules, which refuse it only after all the work), or a position
-        share of the positions over ``OFF_BED_MAX_SHARE`` lying ``OFF_BED_LIMIT_MM`` or more
-        beyond the cushion noses (pixels, coordinates from the table's centre or of
+        them to the rules, which refuse it only after all the work), or more than
+        ``OFF_BED_MAX_SHARE`` of the positions lying ``OFF_BED_LIMIT_MM`` or more beyond
+        the cushion noses (pixels, coordinates from the table's centre or of
         another table: events from them would be garbage; a ball flying off the table is
         seen there a few frames)."""
         known = BALLS_BY_GAME.get(self.game)
