@@ -171,6 +171,13 @@ NUDGE_MIN_MM = 1.5
 NUDGE_MIN_COS = 0.8  # ... away from the passer, along their line of centres ...
 NUDGE_TOL_MM = 3.0  # ... which (its path fitted) came within two radii + this of it
 NUDGE_LAY_S = 1.0  # where a ball lay before a nudge: the median of its samples this long
+# ... at each dip of that gap: two balls rolling on together touch again after their gap
+# opened by this much (dev fp-rally/2548: Y and 2 three times in 0.25 s, the gap opening
+# to 8.5 and 6.4 mm between; the run's smallest sample alone found one), the gap read
+# through the median of its samples within PAIR_DIP_SMOOTH_S (one sample at 30 fps, three
+# at 60: twice the samples would give twice the noise excursions of PAIR_DIP_RISE_MM)
+PAIR_DIP_RISE_MM = 5.0
+PAIR_DIP_SMOOTH_S = 0.02
 PAIR_REPEAT_S = 0.25  # a pair found colliding again this soon ...
 PAIR_PARTED_MM = 6.0  # ... whose gap never opened beyond this in between: one touch
 # a ball found touching a cushion again this soon, never this far off it in between, is
@@ -2030,7 +2037,7 @@ class EventExtractor:
                 col = np.hypot(rel[:, 0], rel[:, 1]) - 2 * R
                 if col.min() > PAIR_NEAR_MM:
                     continue
-                for m in _run_minima(col, PAIR_NEAR_MM):
+                for m in _run_dips(ts, col, PAIR_NEAR_MM, PAIR_DIP_RISE_MM, PAIR_DIP_SMOOTH_S):
                     nrm = rel[m] / max(float(np.linalg.norm(rel[m])), 1e-9)
                     hit = None
                     for side in PAIR_SIDE_SAMPLES:
@@ -3496,6 +3503,44 @@ def _run_minima(col: np.ndarray, near_mm: float) -> list[int]:
     """The index of the smallest sample (the first, on a tie) in each run of consecutive
     samples of ``col`` at most ``near_mm``."""
     return [int(k + np.argmin(col[k:e])) for k, e in _runs(col, near_mm)]
+
+
+def _run_dips(
+    ts: np.ndarray, col: np.ndarray, near_mm: float, rise_mm: float, smooth_s: float
+) -> list[int]:
+    """The dips of each run of consecutive samples of ``col`` at most ``near_mm``: its
+    smallest sample (as ``_run_minima``) and, where the run rises by ``rise_mm`` or more
+    between two dips and falls as far again, each of those (hysteresis, so the noise of a
+    gap lying flat makes no dips).  The rises and falls are read on the median of the
+    samples within ``smooth_s`` of each (so the noise excursions counted do not grow with
+    the frame rate); each dip is the smallest raw sample within ``smooth_s`` of the
+    smoothed one."""
+    out: list[int] = []
+    for k, e in _runs(col, near_mm):
+        tw, cw = ts[k:e], col[k:e]
+        sm = np.array([np.median(cw[np.abs(tw - t) <= smooth_s]) for t in tw])
+        dips: list[int] = []
+        cur, peak, falling = 0, 0, True
+        for i in range(1, len(sm)):
+            if falling:
+                if sm[i] < sm[cur]:
+                    cur = i
+                elif sm[i] >= sm[cur] + rise_mm:
+                    dips.append(cur)
+                    falling, peak = False, i
+            elif sm[i] > sm[peak]:
+                peak = i
+            elif sm[i] <= sm[peak] - rise_mm:
+                falling, cur = True, i
+        if falling:
+            dips.append(cur)
+        if len(dips) == 1:
+            out.append(int(k + np.argmin(cw)))  # the run's smallest, as _run_minima
+            continue
+        for d in dips:
+            near = np.flatnonzero(np.abs(tw - tw[d]) <= smooth_s)
+            out.append(int(k + near[np.argmin(cw[near])]))
+    return out
 
 
 def _along(ts: np.ndarray, rel: np.ndarray, idx, nrm: np.ndarray) -> float:
