@@ -2429,6 +2429,16 @@ class EventExtractor:
         tv, g0, v_in, v_out = fit
         if not (-TOUCH_FIT_MAX_MM_S <= v_in < 0.0 < v_out) or abs(g0) > REVERSAL_TOL_MM:
             return t_c, fields
+        if tv > t_c + self.dt:
+            # a vertex frames after a ball that met the nose fast (the break's piece
+            # into it faster than TOUCH_FIT_MAX_MM_S): that ball was bent at the break,
+            # and its samples near the nose begin there, so the falling line is its
+            # slide along the nose after the touch and the vertex a later touch (dev
+            # fp-rally/2208 at 30 fps: 11 at 430 mm/s into the left-foot nose, put at
+            # its second touch 0.1 s on, and the first was lost)
+            into = [pc for pc in mv.pieces if pc.n >= 2 and pc.t1 <= t_c + 1e-9]
+            if into and -float(g.seg_n[j] @ into[-1].vel(t_c)) > TOUCH_FIT_MAX_MM_S:
+                return t_c, fields
         f = float(np.interp(tv, ts, np.arange(len(ts))))
         i0 = int(min(f, len(ts) - 2))
         c = xy[i0] + (f - i0) * (xy[i0 + 1] - xy[i0])
