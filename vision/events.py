@@ -165,19 +165,20 @@ PAIR_SIDE_SAMPLES = (REVERSAL_SIDE_SAMPLES, REVERSAL_SIDE_SAMPLES_SLOW)
 # ... where the relative velocity along the centres over the wider fit turns by this
 # much at least (two balls rolling by each other a few mm apart show a vertex too)
 PAIR_SLOW_TURN_MM_S = 60.0
+# a pair's gap is looked at each dip of a run within PAIR_NEAR_MM, not only its smallest
+# sample: two balls rolling on together touch again after their gap opened by this much
+# (dev fp-rally/2548: Y and 2 three times in 0.25 s, the gap opening to 8.5 and 6.4 mm
+# between; one was found), the gap read through the median of its samples within
+# PAIR_DIP_SMOOTH_S (one sample at 30 fps, three at 60: twice the samples would give
+# twice the noise excursions of PAIR_DIP_RISE_MM)
+PAIR_DIP_RISE_MM = 5.0
+PAIR_DIP_SMOOTH_S = 0.02
 REST_SHIFT_MM = 1.0  # a ball at rest whose mean moved this much across a contact moved
 # a ball at rest nudged by a ball passing it: its rest moved at least this far ...
 NUDGE_MIN_MM = 1.5
 NUDGE_MIN_COS = 0.8  # ... away from the passer, along their line of centres ...
 NUDGE_TOL_MM = 3.0  # ... which (its path fitted) came within two radii + this of it
 NUDGE_LAY_S = 1.0  # where a ball lay before a nudge: the median of its samples this long
-# ... at each dip of that gap: two balls rolling on together touch again after their gap
-# opened by this much (dev fp-rally/2548: Y and 2 three times in 0.25 s, the gap opening
-# to 8.5 and 6.4 mm between; the run's smallest sample alone found one), the gap read
-# through the median of its samples within PAIR_DIP_SMOOTH_S (one sample at 30 fps, three
-# at 60: twice the samples would give twice the noise excursions of PAIR_DIP_RISE_MM)
-PAIR_DIP_RISE_MM = 5.0
-PAIR_DIP_SMOOTH_S = 0.02
 PAIR_REPEAT_S = 0.25  # a pair found colliding again this soon ...
 PAIR_PARTED_MM = 6.0  # ... whose gap never opened beyond this in between: one touch
 # a ball found touching a cushion again this soon, never this far off it in between, is
