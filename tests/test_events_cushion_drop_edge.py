@@ -26,6 +26,19 @@ CREEP = [
     (3521.1, 25.0), (3522.8, 26.3), (3523.1, 24.2), (3523.4, 25.6),
 ]  # fmt: skip
 
+# W2 of the scene fb-ball-in-hand (seed 2669) at 30 fps: it rolls into the foot-left
+# jaw (physics: 8.975 s), stops short of the drop hole at 9.03 s and creeps over its
+# edge at ~35 mm/s, 50 degrees off the way to the hole's centre, until it drops
+# (pocket, 9.252 s)
+SLANT = [
+    (3331.3, 125.2), (3343.3, 120.0), (3353.8, 116.4), (3364.8, 110.1), (3373.5, 105.0),
+    (3383.1, 101.2), (3392.6, 98.1), (3401.2, 91.4), (3410.9, 88.3), (3419.7, 84.8),
+    (3430.3, 76.9), (3439.9, 76.0), (3449.4, 70.3), (3455.9, 65.6), (3467.0, 61.6),
+    (3474.4, 58.6), (3482.8, 53.1), (3494.6, 49.0), (3502.1, 46.5), (3507.5, 41.2),
+    (3517.2, 38.2), (3517.6, 32.5), (3519.3, 27.2), (3522.6, 28.9), (3523.2, 28.9),
+    (3523.4, 28.9), (3523.3, 25.6), (3524.6, 24.5), (3521.5, 23.0),
+]  # fmt: skip
+
 # ball 4 of the scene fp-pots (seed 82) at 30 fps: it rattles in the foot-right jaws
 # and stops on the lip (physics: hang, 5.016 s); here 1 mm further in than there, at
 # (3524.9, 1747.1): 1.3 mm short of the mouth line, 1.7 mm over the drop hole's edge
@@ -60,6 +73,20 @@ def test_a_ball_creeping_over_the_drop_edge_and_gone_was_pocketed():
     assert t_gone - 2.0 / FPS <= pot.t <= t_gone
     end = next(e for e in ev if e.type == "shot_end")
     assert end.t >= pot.t and "K" not in end["positions"]
+
+
+def test_a_ball_creeping_in_slantwise_was_pocketed():
+    """Before: only a creep within 45 degrees of the way to the hole's centre was a pot;
+    this one was a hang at 9.03 s, a shot end with W2 on the table, and a hang_fall."""
+    tail = ["hidden"] * 8 + [None] * 40
+    ev = extract_events(_frames("W2", (3320.0, 130.0), SLANT, tail), PROFILE, "five-ball")
+    assert [(e["ball"], e["pocket"]) for e in ev if e.type == "pocket"] == [("W2", "foot-left")]
+    assert not [e for e in ev if e.type in ("hang", "hang_fall", "ball_removed")]
+    pot = next(e for e in ev if e.type == "pocket")
+    t_gone = (40 + len(SLANT)) / FPS
+    assert t_gone - 2.0 / FPS <= pot.t <= t_gone
+    end = next(e for e in ev if e.type == "shot_end")
+    assert end.t >= pot.t and "W2" not in end["positions"]
 
 
 def test_a_ball_stopped_on_the_lip_of_the_drop_hole_hangs():
