@@ -47,6 +47,9 @@ def test_a_ball_sliding_along_a_cushion_touched_it_once():
 
 def test_a_ball_that_left_the_cushion_may_touch_it_again(monkeypatch):
     # the same samples, with "left" meaning 1 mm off: the noise's vertex 50 ms later is
-    # then taken for a second touch, as it was before
+    # then taken for a second touch, as it was before.  (The reversal's vertex is also
+    # timed again by the gap's V over the whole run near the nose, which puts it at the
+    # first touch; left as found here, as another rule's repeat would be.)
     monkeypatch.setattr(events, "CUSHION_LEFT_MM", 1.0)
+    monkeypatch.setattr(events.EventExtractor, "_reversal_retimed", lambda self, mv, c: c)
     assert [e["cushion"] for e in _touches()] == ["left-foot", "left-foot"]

@@ -1946,6 +1946,7 @@ class EventExtractor:
         gaps = np.concatenate([gap_s, gap_c], axis=1)
         names = g.seg_name + g.circ_name
         out: list[_Cand] = []
+        on_nose: list[bool] = []  # found on a nose's line, clear of its ends
         for j in np.nonzero(np.min(gaps, axis=0) <= REVERSAL_FAST_NEAR_MM)[0]:
             col = gaps[:, j]
             for m in _run_minima(col, REVERSAL_NEAR_MM) + self._fast_minima(col):
@@ -1983,13 +1984,30 @@ class EventExtractor:
                     conf = 0.9 if not name.startswith("jaw:") else 0.8
                     fields = {"ball": mv.ball, "cushion": name, "pos": _r(c)}
                     out.append(_Cand("cushion", t_c, conf, fields, abs(gap0)))
+                    # on a nose, clear of its ends (there a jaw's touch is as near:
+                    # `_nose_or_rounding` makes one of the two, by their times)
+                    on_nose.append(
+                        j < len(g.seg_name)
+                        and NOSE_JAW_SAME_SPOT_MM <= a_c <= g.seg_len[j] - NOSE_JAW_SAME_SPOT_MM
+                    )
         # a ball near a corner is near two lines at once: one touch, the closest line
-        out.sort(key=lambda c: c.gap)
+        order = sorted(range(len(out)), key=lambda i: out[i].gap)
         kept: list[_Cand] = []
-        for c in out:
-            if all(abs(c.t - o.t) > self.dt for o in kept):
-                kept.append(c)
+        kept_t: list[float] = []  # (the times as found, before any is timed again)
+        for i in order:
+            c = out[i]
+            if all(abs(c.t - t) > self.dt for t in kept_t):
+                kept_t.append(c.t)
+                kept.append(self._reversal_retimed(mv, c) if on_nose[i] else c)
         return sorted(kept, key=lambda c: c.t)
+
+    def _reversal_retimed(self, mv: Move, c: _Cand) -> _Cand:
+        """A nose touch found by the gap's reversal, timed by the V over the whole run
+        of samples near the nose (``_touch_time``): a glancing touch turns the gap so
+        little that its smallest sample, and the lines fitted around it, fall frames
+        late (dev fp-rally/2633 ball 11 at 60 fps, 6.5 frames)."""
+        t_v, fields = self._touch_time(mv, c.t, c.data)
+        return _Cand("cushion", t_v, c.conf, fields, c.gap)
 
     @staticmethod
     def _fast_minima(col: np.ndarray) -> list[int]:
