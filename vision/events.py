@@ -53,7 +53,7 @@ from __future__ import annotations
 import csv
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -1781,7 +1781,15 @@ class EventExtractor:
                         if np.linalg.norm(xy - mv.anchor1) <= REST_SPREAD_MM
                     ]
                     t_touch = near[0] if near else mv.t_end
-                    out.append(_Cand("cushion", t_touch, 0.5, hit[1]))
+                    # its rest's first samples hold the rise off the nose
+                    bd_ts = self.data[mv.ball].ts
+                    k = int(mv.idx[-1])
+                    more = np.nonzero((bd_ts > bd_ts[k]) & (bd_ts <= bd_ts[k] + TOUCH_FIT_SPAN_S))[
+                        0
+                    ]
+                    ext = replace(mv, idx=list(mv.idx) + [int(i) for i in more])
+                    t_touch, fields = self._touch_time(ext, t_touch, hit[1])
+                    out.append(_Cand("cushion", t_touch, 0.5, fields))
                 else:
                     out += self._bounced_to_rest(mv, out)
         out[seen_from:] = [self._pair_retimed(c, t0) for c in out[seen_from:]]
