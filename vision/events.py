@@ -1781,13 +1781,8 @@ class EventExtractor:
                         if np.linalg.norm(xy - mv.anchor1) <= REST_SPREAD_MM
                     ]
                     t_touch = near[0] if near else mv.t_end
-                    # its rest's first samples hold the rise off the nose
-                    bd_ts = self.data[mv.ball].ts
-                    k = int(mv.idx[-1])
-                    more = np.nonzero((bd_ts > bd_ts[k]) & (bd_ts <= bd_ts[k] + TOUCH_FIT_SPAN_S))[
-                        0
-                    ]
-                    ext = replace(mv, idx=list(mv.idx) + [int(i) for i in more])
+                    # timed by the gap's V; its rest's first samples hold the rise
+                    ext = self._with_rest_head(mv)
                     t_touch, fields = self._touch_time(ext, t_touch, hit[1])
                     out.append(_Cand("cushion", t_touch, 0.5, fields))
                 else:
@@ -2008,6 +2003,16 @@ class EventExtractor:
                 kept_t.append(c.t)
                 kept.append(self._reversal_retimed(mv, c) if on_nose[i] else c)
         return sorted(kept, key=lambda c: c.t)
+
+    def _with_rest_head(self, mv: Move) -> Move:
+        """A move that ended at rest with its rest's samples of the next
+        ``TOUCH_FIT_SPAN_S`` added: a ball that bounced off a nose by a millimetre or
+        two is 'at rest' (within the rest's spread) before its touch, and its rise off
+        the nose lies in those samples."""
+        ts = self.data[mv.ball].ts
+        t_last = ts[int(mv.idx[-1])]
+        more = np.nonzero((ts > t_last) & (ts <= t_last + TOUCH_FIT_SPAN_S))[0]
+        return replace(mv, idx=list(mv.idx) + [int(i) for i in more])
 
     def _reversal_retimed(self, mv: Move, c: _Cand) -> _Cand:
         """A nose touch found by the gap's reversal, timed by the V over the whole run
