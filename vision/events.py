@@ -1422,7 +1422,7 @@ class EventExtractor:
         for mv in moves:
             if mv.anchor0 is None:
                 continue  # appeared moving (placed by a rolling hand?), handled below
-            speed0 = float(np.linalg.norm(mv.pieces[0].vel(mv.pieces[0].t0)))
+            speed0 = _start_speed(mv)
             if cur is not None and mv.t_start <= cur["t_end"] + 0.5 * self.dt:
                 if self._struck_while_moving(mv, cur, speed0):
                     # GR-15.2: a stroke before the table came to rest ends the running one
@@ -3382,7 +3382,7 @@ class EventExtractor:
         if not prev:
             return False
         p = max(prev, key=lambda m: m.t_end)
-        speed0 = float(np.linalg.norm(mv.pieces[0].vel(mv.pieces[0].t0)))
+        speed0 = _start_speed(mv)
         if mv.t_start - p.t_end > CREEP_MERGE_S or speed0 >= 3 * STROKE_MIN_SPEED_MM_S:
             return False
         last = next((pc for pc in reversed(p.pieces) if pc.n >= 2), None)
@@ -3630,6 +3630,20 @@ def _path_len(mv: Move) -> float:
     a = mv.anchor0 if mv.anchor0 is not None else ps[0].at(ps[0].t0)
     b = mv.anchor1 if mv.anchor1 is not None else ps[-1].at(ps[-1].t1)
     return float(np.linalg.norm(np.asarray(b) - np.asarray(a)))
+
+
+def _start_speed(mv: Move) -> float:
+    """The speed (mm/s) a move sets off at: its first piece's.  A first piece of one
+    sample has no velocity of its own when the ball struck another within a frame or two
+    of leaving its rest (its one sample before the hit): then at least the way from the
+    rest to that sample over the time since it was last seen there (dev fp-rally/2769 at
+    30 fps: 7 at 2 m/s into 12, read as a ball moved by hand and 12 as the cue ball)."""
+    pc = mv.pieces[0]
+    v = float(np.linalg.norm(pc.vel(pc.t0)))
+    if v > 0.0 or pc.n != 1 or mv.anchor0 is None or mv.t_rest0 is None:
+        return v
+    d = float(np.linalg.norm(pc.at(pc.t0) - mv.anchor0))
+    return d / max(pc.t0 - mv.t_rest0, 1e-9)
 
 
 def _min_edge(p: np.ndarray, L: float, W: float) -> float:
