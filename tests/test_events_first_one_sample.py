@@ -39,25 +39,14 @@ WAY_7 = [
     (3164.0, 219.1), (3163.0, 217.4), (3162.5, 218.0), (3160.5, 218.3), (3160.7, 215.8),
     (3162.3, 219.0), (3160.6, 217.8), (3160.2, 218.4), (3161.4, 217.6), (3160.2, 217.4),
 ]  # fmt: skip
+# 12 pocketed: seen until its fall, covered 8 frames, then gone
 WAY_12 = [
     (3418.5, 105.1), (3418.5, 108.3), (3418.0, 107.5), (3418.9, 107.2), (3419.2, 107.7),
     (3417.9, 106.4), (3418.8, 105.3), (3418.3, 106.6), (3417.2, 107.1), (3418.5, 106.1),
     (3419.2, 106.9), (3472.8, 67.0), (3525.0, 20.4), (3568.1, -22.1), (3566.2, -17.9),
-    (3563.5, -16.4), "hidden", "hidden", "hidden", "hidden",
-    "hidden", "hidden", "hidden", "hidden", None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
-    None, None, None, None, None,
+    (3563.5, -16.4),
 ]  # fmt: skip
+WAY_12 += ["hidden"] * 8 + [None] * (len(WAY_7) - len(WAY_12) - 8)
 WAY_8 = [
     (3252.1, 325.8), (3252.0, 326.2), (3252.0, 326.1), (3251.9, 325.8), (3251.5, 324.7),
     (3252.6, 326.6), (3251.5, 326.3), (3253.1, 326.1), (3251.5, 326.5), (3251.9, 327.2),
