@@ -2919,9 +2919,13 @@ class EventExtractor:
     def _late_leavers(self, clusters: list[list[Move]], mvs: list[Move]) -> dict[str, set[int]]:
         """Balls (moves not in cluster ``k``) that lay against a member of cluster ``k``
         (anchors within ``LATE_LEAVER_GAP_MM`` of touching) and set off after it broke,
-        within ``CLUSTER_QUIET_S``: ball -> those ``k``.  A rack's slow back balls
-        (70-200 mm/s at the wave) are seen leaving their rests frames after the wave
-        (5 mm from the anchor takes 25-70 ms): they were pushed in it, not hit anew."""
+        leaving their anchors (``_departure``) within ``CLUSTER_QUIET_S``: ball -> those
+        ``k``.  A rack's slow back balls (70-200 mm/s at the wave) are seen leaving their
+        rests frames after the wave (5 mm from the anchor takes 25-70 ms): they were
+        pushed in it, not hit anew.  The departure, not the start: a ball pushed at
+        30-60 mm/s is seen 5 mm off its anchor only 0.2-0.4 s later (dev fp-multi/2749
+        at 30 fps: 5, pushed by 2 in the wave, seen moving 0.37 s after it, was read as
+        struck then by 9, which lay against it and crept off the other way)."""
         reach = 2 * self.R + LATE_LEAVER_GAP_MM
         out: dict[str, set[int]] = {}
         for k, cl in enumerate(clusters):
@@ -2930,7 +2934,7 @@ class EventExtractor:
             for mv in mvs:
                 if mv.anchor0 is None or any(x is mv for x in cl):
                     continue
-                if not 0.0 < mv.t_start - t_k < CLUSTER_QUIET_S:
+                if mv.t_start <= t_k or self._departure(mv) - t_k >= CLUSTER_QUIET_S:
                     continue
                 if any(np.linalg.norm(mv.anchor0 - a) <= reach for a in anchors):
                     out.setdefault(mv.ball, set()).add(k)
