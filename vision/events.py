@@ -3831,6 +3831,6 @@ def extract_events(
     """The event stream (``table_state`` first) from per-frame ball positions.
 
     ``replay_racks``: a breaking rack's collisions from physics replays of the wave
-    (``vision/rack_wave.py``, ~2 s of CPU a break) instead of the impulse fit alone; a
+    (``vision/rack_wave.py``, ~5-7 s of CPU a break) instead of the impulse fit alone; a
     live scoreboard, which needs no pair inside the rack, turns it off to keep up."""
     return EventExtractor(profile, game, replay_racks).extract(frames)
