@@ -42,7 +42,7 @@ from luza.physics.params import params_from_profile
 # misses the second)
 MIN_MEMBERS = 5
 # The search is short of replays: twice these (16 and 8 before, 53 replays a break in
-# all, now 77) found 2-9 more of a rack's truth pairs and 3-9 fewer false ones on each
+# all, now 77) found 3-8 more of a rack's truth pairs and 3-9 fewer false ones on each
 # of dev sets 2600-2699 and 2700-2799 at 30 and 60 fps (their 16 breaks each), for
 # about 45 % more CPU a break; three times as many did no better.
 REPLAYS = 32  # first round: the measured inputs and this many perturbed copies
