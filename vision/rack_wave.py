@@ -41,10 +41,10 @@ from luza.physics.params import params_from_profile
 # 60 ms apart, which the extractor takes for one cluster: the replay's single wave
 # misses the second)
 MIN_MEMBERS = 5
-# The search is short of replays: twice these (16 and 8 before, 53 replays a break in
-# all, now 77) found 3-8 more of a rack's truth pairs and 3-9 fewer false ones on each
-# of dev sets 2600-2699 and 2700-2799 at 30 and 60 fps (their 16 breaks each), for
-# about 45 % more CPU a break; three times as many did no better.
+# The search was short of replays: these, twice the 16 and 8 of before (77 replays a
+# break in all instead of 53), found 3-8 more of a rack's truth pairs and 3-9 fewer
+# false ones on each of dev sets 2600-2699 and 2700-2799 at 30 and 60 fps (their 16
+# breaks each), for about 45 % more CPU a break; three times the old did no better.
 REPLAYS = 32  # first round: the measured inputs and this many perturbed copies
 REFINE = 16  # last round: perturbed copies of the best replays so far
 REFINE_ELITE = 4  # ... around this many of them
