@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -133,3 +136,15 @@ def sampled_path(where: Callable, fps: float, seed: int, phase: float, until_s: 
         seen = {b: tuple(p + rng.normal(0.0, 0.7, 2)) for b, p in where(t).items()}
         out.append(FrameObs(k, t, seen, frozenset()))
     return out
+
+
+def recorded_window(file_name: str) -> tuple[dict, list[FrameObs]]:
+    """A window of a played scene kept in ``tests/data`` (gzipped JSON: ``t0``,
+    ``fps``, ``profile``, ``game``, ``frames`` as [t - t0, seen, hidden], and the
+    physics' own events there as ``truth``), and its frames as the tracker gave them."""
+    d = json.loads(gzip.decompress((Path(__file__).parent / "data" / file_name).read_bytes()))
+    frames = [
+        FrameObs(k, d["t0"] + t, {b: tuple(p) for b, p in seen.items()}, frozenset(hidden))
+        for k, (t, seen, hidden) in enumerate(d["frames"])
+    ]
+    return d, frames

@@ -13,25 +13,16 @@ of ``vision/events_truth.py``), with the physics' own contacts in that window.""
 
 from __future__ import annotations
 
-import gzip
-import json
-from pathlib import Path
-
 import pytest
+from events_helpers import recorded_window
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import FrameObs, extract_events
-
-DATA = Path(__file__).parent / "data" / "rack_late_leaver_2749.json.gz"
+from luza.vision.events import extract_events
 
 
 @pytest.fixture(scope="module")
 def scene():
-    d = json.loads(gzip.decompress(DATA.read_bytes()))
-    frames = [
-        FrameObs(k, d["t0"] + t, {b: tuple(p) for b, p in seen.items()}, frozenset(hidden))
-        for k, (t, seen, hidden) in enumerate(d["frames"])
-    ]
+    d, frames = recorded_window("rack_late_leaver_2749.json.gz")
     ev = extract_events(frames, load_profile(d["profile"]), d["game"])
     return d, ev
 

@@ -230,6 +230,10 @@ MOMENTUM_HIT_FRAMES = 1.5  # ... the struck ball off by this long after that fir
 # a move's first piece that, run back, passes further than this from the ball's rest
 # anchor bent on its way: its first sample left the anchor straight, the rest did not
 ANCHOR_OFF_LINE_MM = 20.0
+# a ball first seen after an unseen way from its rest, running away from it slower than
+# this, was stopped or turned in the gap (by a ball it hit): its first piece, run back,
+# is not its way out
+UNSEEN_WAY_MIN_MM_S = 120.0
 # two balls' gap: its falling and rising lines meeting this far (of the sample interval)
 # past the samples either side of the vertex met at that sample (one at the touch
 # itself, in the noise, is on either line)
@@ -776,9 +780,29 @@ class EventExtractor:
                 )
                 mv.t_start = first.t0 - way_mm / max(speed, 1e-9)
                 mv.way_unseen = True
+            elif first.t0 - mv.t_rest0 > 1.5 * self.dt and self._not_leaving(first, mv.anchor0):
+                # unseen from its rest to a first piece that does not run away from it
+                # (stopped dead or drawn back by a ball it hit in the gap): run back,
+                # that piece tells nothing of its way out.  Its start is put at the
+                # least speed it can have had (its last sample at rest), for
+                # ``_start_by_momentum`` to put right by a ball it struck (2900-2999
+                # fp-rally/2905: a stroke 27 mm into a ball, hidden by the cue, read
+                # as started 0.13 s early, the stroke's start 4 frames off)
+                mv.t_start = mv.t_rest0
+                mv.way_unseen = True
         else:
             mv.t_start = first.t0
         mv.t_end = float(ts[-1])
+
+    @staticmethod
+    def _not_leaving(pc: Piece, anchor: np.ndarray) -> bool:
+        """Whether piece ``pc``, at its first sample ``START_MM`` or more from
+        ``anchor``, runs away from it there slower than ``UNSEEN_WAY_MIN_MM_S``."""
+        out = pc.at(pc.t0) - anchor
+        way_mm = float(np.linalg.norm(out))
+        if way_mm < START_MM:
+            return False
+        return float(pc.vel(pc.t0) @ out) / way_mm < UNSEEN_WAY_MIN_MM_S
 
     def _bent_off_anchor(self, mv: Move, ts: np.ndarray, xy: np.ndarray) -> bool:
         """A first piece of 2+ samples that, run back, misses the rest anchor by more
