@@ -71,6 +71,9 @@ JUMP_START_MM = 15.0  # ... or this far once
 REST_WINDOW_S = 0.3  # a ball is at rest when a window this long ...
 REST_SPREAD_MM = 4.0  # ... stays within this of its first sample
 REST_MIN_SAMPLES = 3
+# a rest's samples either side of one past START_MM, their means this close: the ball
+# lay still there (not pushed then; a mean of 18+ samples moves ~0.2 mm in the noise)
+STILL_SHIFT_MM = 1.0
 # a seen position this far beyond the cushion noses is no ball on the table: a ball in
 # the air leaving it, seen a few frames, or (when they are more than OFF_BED_MAX_SHARE of
 # the positions) positions in other units or of another table
@@ -525,6 +528,26 @@ def _rest_run(bd: BallData, i: int) -> int:
     return j
 
 
+def _still_around(bd: BallData, i: int) -> np.ndarray | None:
+    """The mean of ``bd``'s samples within ``2 * REST_WINDOW_S`` either side of sample
+    ``i`` when they all lie within ``REST_SPREAD_MM`` of it and the means of those
+    before and from ``i`` lie within ``STILL_SHIFT_MM`` (the ball still all that time,
+    seen at least ``REST_MIN_SAMPLES`` times each side; not pushed a few mm there),
+    else None."""
+    ts, xy = bd.ts, bd.xy
+    a = int(np.searchsorted(ts, ts[i] - 2 * REST_WINDOW_S - 1e-9))
+    b = int(np.searchsorted(ts, ts[i] + 2 * REST_WINDOW_S + 1e-9))
+    if i - a < REST_MIN_SAMPLES or b - i < REST_MIN_SAMPLES:
+        return None
+    if ts[i] - ts[a] < 1.5 * REST_WINDOW_S or ts[b - 1] - ts[i] < 1.5 * REST_WINDOW_S:
+        return None
+    w = xy[a:b]
+    if _spread_mm(w) > REST_SPREAD_MM:
+        return None
+    shift = float(np.linalg.norm(xy[a:i].mean(axis=0) - xy[i:b].mean(axis=0)))
+    return w.mean(axis=0) if shift <= STILL_SHIFT_MM else None
+
+
 def split_motion(bd: BallData, dt_frame: float) -> None:
     """Cut one ball's samples into rests and moves (fills ``bd.rests`` / ``bd.moves``)."""
     ts, xy = bd.ts, bd.xy
@@ -564,6 +587,16 @@ def split_motion(bd: BallData, dt_frame: float) -> None:
                 continue
             if d <= JUMP_START_MM and not nxt:
                 i += 1  # one odd sample
+                continue
+            still = _still_around(bd, i)
+            if still is not None and np.linalg.norm(still - anchor) <= START_MM:
+                # a rest shifted by a push under START_MM, met by the noise later:
+                # still all around this sample, the ball lies where it was pushed to
+                # (2900-2999 fp-break/2932: 2 nudged 3.5 mm at 4.5 s, read as set
+                # moving 6 s later and struck by the ball lying against it)
+                anchor = still
+                t_last_rest = ts[i]
+                i += 1
                 continue
             bd.rests.append(Rest(bd.ball, rest_start, t_last_rest, anchor, rest_n))
             mv = Move(bd.ball, [], anchor.copy(), t_last_rest, "open")
