@@ -16,7 +16,7 @@ from luza.events import FIVE_BALL_BALLS
 from luza.physics.sim import Timeline
 from luza.physics.state import Strike
 from luza.samples.scenes import fp_rack_layout
-from luza.vision.events import FrameObs
+from luza.vision.events import FrameObs, extract_events
 from luza.vision.events_truth import Noise, sample_scene
 
 
@@ -138,13 +138,14 @@ def sampled_path(where: Callable, fps: float, seed: int, phase: float, until_s: 
     return out
 
 
-def recorded_window(file_name: str) -> tuple[dict, list[FrameObs]]:
+def recorded_events(file_name: str, replay_racks: bool = True) -> tuple[dict, list]:
     """A window of a played scene kept in ``tests/data`` (gzipped JSON: ``t0``,
     ``fps``, ``profile``, ``game``, ``frames`` as [t - t0, seen, hidden], and the
-    physics' own events there as ``truth``), and its frames as the tracker gave them."""
+    physics' own events there as ``truth``), and the events extracted from its frames
+    as the tracker gave them."""
     d = json.loads(gzip.decompress((Path(__file__).parent / "data" / file_name).read_bytes()))
     frames = [
         FrameObs(k, d["t0"] + t, {b: tuple(p) for b, p in seen.items()}, frozenset(hidden))
         for k, (t, seen, hidden) in enumerate(d["frames"])
     ]
-    return d, frames
+    return d, extract_events(frames, load_profile(d["profile"]), d["game"], replay_racks)

@@ -14,17 +14,12 @@ of ``vision/events_truth.py``), with the physics' own contacts in that window.""
 from __future__ import annotations
 
 import pytest
-from events_helpers import recorded_window
-
-from luza.calibration.profiles import load_profile
-from luza.vision.events import extract_events
+from events_helpers import recorded_events
 
 
 @pytest.fixture(scope="module")
 def scene():
-    d, frames = recorded_window("rack_late_leaver_2749.json.gz")
-    ev = extract_events(frames, load_profile(d["profile"]), d["game"])
-    return d, ev
+    return recorded_events("rack_late_leaver_2749.json.gz")
 
 
 def _truth_pairs(d: dict) -> list[tuple[float, set[str]]]:

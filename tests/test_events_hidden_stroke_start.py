@@ -15,17 +15,12 @@ Samples: all balls of that scene, 13.6-15.6 s, as the tracker gives them (the no
 from __future__ import annotations
 
 import pytest
-from events_helpers import recorded_window
-
-from luza.calibration.profiles import load_profile
-from luza.vision.events import extract_events
+from events_helpers import recorded_events
 
 
 @pytest.fixture(scope="module")
 def scene():
-    d, frames = recorded_window("hidden_stroke_into_ball_2905.json.gz")
-    ev = extract_events(frames, load_profile(d["profile"]), d["game"])
-    return d, ev
+    return recorded_events("hidden_stroke_into_ball_2905.json.gz")
 
 
 def _of(events, typ: str) -> list:

@@ -15,17 +15,12 @@ replays are off (they do not touch a rest)."""
 from __future__ import annotations
 
 import pytest
-from events_helpers import recorded_window
-
-from luza.calibration.profiles import load_profile
-from luza.vision.events import extract_events
+from events_helpers import recorded_events
 
 
 @pytest.fixture(scope="module")
 def scene():
-    d, frames = recorded_window("nudged_rest_2932.json.gz")
-    ev = extract_events(frames, load_profile(d["profile"]), d["game"], replay_racks=False)
-    return d, ev
+    return recorded_events("nudged_rest_2932.json.gz", replay_racks=False)
 
 
 def test_the_nudged_ball_sets_off_no_stroke(scene):

@@ -13,17 +13,12 @@ Samples: all balls of that scene, 2.0-7.6 s, as the tracker gives them (the nois
 from __future__ import annotations
 
 import pytest
-from events_helpers import recorded_window
-
-from luza.calibration.profiles import load_profile
-from luza.vision.events import extract_events
+from events_helpers import recorded_events
 
 
 @pytest.fixture(scope="module")
 def scene():
-    d, frames = recorded_window("slow_push_after_stroke_2972.json.gz")
-    ev = extract_events(frames, load_profile(d["profile"]), d["game"])
-    return d, ev
+    return recorded_events("slow_push_after_stroke_2972.json.gz")
 
 
 def test_one_stroke_one_shot(scene):
