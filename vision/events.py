@@ -3434,7 +3434,8 @@ class EventExtractor:
         """Whether move ``mv``, which nothing struck, is the tail of the ball's own roll: it
         came to rest less than ``CREEP_MERGE_S`` before, sets off slower than
         ``3 * STROKE_MIN_SPEED_MM_S`` and goes on the way it was rolling (a ball creeping
-        to a stop looks still for a moment in a real camera's noise).  A ball moved by
+        to a stop looks still for a moment in a real camera's noise), or any way when
+        it lies in a pocket's mouth before and after (settling in the jaws).  A ball moved by
         nothing starts from a real rest, or another way (LukasSeglias video_12's white)."""
         if mv.anchor0 is None or mv.anchor1 is None or not mv.pieces:
             return False
@@ -3449,6 +3450,11 @@ class EventExtractor:
         speed0 = _start_speed(mv)
         if mv.t_start - p.t_end > CREEP_MERGE_S or speed0 >= 3 * STROKE_MIN_SPEED_MM_S:
             return False
+        if self.in_mouth_zone(p.anchor1) is not None and self.in_mouth_zone(mv.anchor1) is not None:
+            # it stopped in a pocket's mouth and settles there: a ball rattled in the
+            # jaws rolls back down their slope any way (fp-rally/2888 at 60 fps: 15
+            # lay still 0.2 s after four jaw touches, then drifted 5 mm)
+            return True
         last = next((pc for pc in reversed(p.pieces) if pc.n >= 2), None)
         if last is None:
             return False
