@@ -1246,6 +1246,17 @@ class EventExtractor:
                 # its way ran in from further than touching (not a ball lying against
                 # the anchor, its gap in the noise: dev fp-respot/1971)
                 came = prev is not None and d_far > CLUSTER_GAP_MM
+                if d <= 0.0 and prev is not None and min(prev[1], -d) > STRIKER_TOL_MM:
+                    # a fast way crossed the whole slack between two looks (3000-3099
+                    # fp-rally/3058 at 30 fps: the cue ball at 6 m/s into the apex, 27
+                    # mm off, then 26 mm in): it met the ball in between, when it
+                    # was seen there next (not a piece followed on past its end
+                    # through a rack: dev fp-break/2813 at 30 fps)
+                    t_c = self._reached_at(other, a0, prev[0], float(t))
+                    if self._seen_touching_next(other, a0, t_c):
+                        tmin, dmin = t_c, 0.0
+                        reached = came
+                        break
                 if d <= 0.0 and tmin is not None and dmin <= STRIKER_TOL_MM:
                     # met between the last sample and this one: then (a ball struck
                     # itself within the frame jumps from its rest into the anchor; its
@@ -1278,6 +1289,29 @@ class EventExtractor:
         t, other, dmin, _ = best
         conf = float(np.clip(0.95 - abs(dmin) / (2 * STRIKER_TOL_MM), 0.4, 0.95))
         return t, other, conf
+
+    def _reached_at(self, ball: str, p: np.ndarray, t0: float, t1: float) -> float:
+        """When ``ball``, more than two radii from ``p`` at ``t0`` and less at ``t1``,
+        came to two radii of it (bisection)."""
+        for _ in range(12):
+            m = 0.5 * (t0 + t1)
+            po = self.pos_at(ball, m, before=True)
+            if po is None:
+                break
+            if float(np.linalg.norm(po - p)) > 2 * self.R:
+                t0 = m
+            else:
+                t1 = m
+        return 0.5 * (t0 + t1)
+
+    def _seen_touching_next(self, ball: str, p: np.ndarray, t: float) -> bool:
+        """Whether ``ball``'s first sample after ``t`` (within 1.5 frames) lies within
+        ``STRIKER_TOL_MM`` of two radii from ``p``."""
+        bd = self.data[ball]
+        k = int(np.searchsorted(bd.ts, t))
+        if k >= len(bd.ts) or bd.ts[k] - t > 1.5 * self.dt:
+            return False
+        return abs(float(np.linalg.norm(bd.xy[k] - p)) - 2 * self.R) <= STRIKER_TOL_MM
 
     def _resting_striker(self, mv: Move, hit, moving_since: dict[str, float]):
         """``hit`` (t, other, conf) names a ball lying at rest at ``t`` next to
