@@ -2674,12 +2674,7 @@ class EventExtractor:
             a_c = float((c - g.seg_a[j]) @ g.seg_d[j])
             if not REVERSAL_EDGE_MM <= a_c <= g.seg_len[j] - REVERSAL_EDGE_MM:
                 continue  # met at the nose's end: the jaw rounding there, or nothing
-            if any(
-                other != mv.ball
-                and (po := self.pos_at(other, t_c)) is not None
-                and float(np.linalg.norm(po - c)) <= 2 * R + PAIR_NEAR_MM
-                for other in self.data
-            ):
+            if self._ball_beside(mv.ball, c, t_c):
                 continue  # a ball beside it may have turned it
             if any(
                 o.type == "cushion"
@@ -2739,6 +2734,16 @@ class EventExtractor:
         fields = {"ball": mv.ball, "cushion": g.seg_name[j], "pos": _r(mv.anchor1)}
         return ("cushion", fields, 0.5)
 
+    def _ball_beside(self, ball: str, c: np.ndarray, t: float) -> bool:
+        """Whether another ball lies within ``PAIR_NEAR_MM`` of touching ``ball`` centred
+        at ``c`` at ``t``."""
+        return any(
+            other != ball
+            and (po := self.pos_at(other, t)) is not None
+            and float(np.linalg.norm(po - c)) <= 2 * self.R + PAIR_NEAR_MM
+            for other in self.data
+        )
+
     def _stopped_in_jaws(self, mv: Move, last: Piece):
         """A ball whose last piece runs into a pocket's mouth at ``JAW_STOP_MIN_MM_S`` or
         more and that lies still from the next frames on, in that mouth within
@@ -2758,10 +2763,8 @@ class EventExtractor:
         ok = gap <= REST_SPREAD_MM
         if not ok.any():
             return None
-        for other in self.data:
-            po = self.pos_at(other, mv.t_end) if other != mv.ball else None
-            if po is not None and float(np.linalg.norm(po - mv.anchor1)) <= 2 * R + PAIR_NEAR_MM:
-                return None  # a ball beside it may have stopped it
+        if self._ball_beside(mv.ball, mv.anchor1, mv.t_end):
+            return None  # a ball beside it may have stopped it
         k = int(np.argmin(np.where(ok, gap, np.inf)))
         fields = {"ball": mv.ball, "cushion": g.circ_name[k], "pos": _r(mv.anchor1)}
         return ("cushion", fields, 0.5)
