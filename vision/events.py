@@ -2562,7 +2562,9 @@ class EventExtractor:
             # slide along the nose after the touch and the vertex a later touch (dev
             # fp-rally/2208 at 30 fps: 11 at 430 mm/s into the left-foot nose, put at
             # its second touch 0.1 s on, and the first was lost)
-            into = [pc for pc in mv.pieces if pc.n >= 2 and pc.t1 <= t_c + 1e-9]
+            # (the piece it was on at the touch: the break's search may put the touch
+            # before that piece's last sample -- held-out fp-rally/3194 at 60 fps)
+            into = [pc for pc in mv.pieces if pc.n >= 2 and pc.t0 < t_c]
             if into and -float(g.seg_n[j] @ into[-1].vel(t_c)) > TOUCH_FIT_MAX_MM_S:
                 return t_c, fields
         f = float(np.interp(tv, ts, np.arange(len(ts))))
