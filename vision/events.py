@@ -2562,10 +2562,14 @@ class EventExtractor:
             # slide along the nose after the touch and the vertex a later touch (dev
             # fp-rally/2208 at 30 fps: 11 at 430 mm/s into the left-foot nose, put at
             # its second touch 0.1 s on, and the first was lost)
-            # (the piece it was on at the touch: the break's search may put the touch
-            # before that piece's last sample -- held-out fp-rally/3194 at 60 fps)
-            into = [pc for pc in mv.pieces if pc.n >= 2 and pc.t0 < t_c]
-            if into and -float(g.seg_n[j] @ into[-1].vel(t_c)) > TOUCH_FIT_MAX_MM_S:
+            # The piece that ran in: the last one ended by the touch, or the one the
+            # touch lies inside (the break's search may put the touch before that
+            # piece's last sample -- held-out fp-rally/3194 at 60 fps -- or just after
+            # the first sample of the piece after it: dev fp-rally/2208, above)
+            solid = [pc for pc in mv.pieces if pc.n >= 2]
+            into = [pc for pc in solid if pc.t1 <= t_c + 1e-9][-1:]
+            into += [pc for pc in solid if pc.t0 < t_c < pc.t1]
+            if into and max(-float(g.seg_n[j] @ pc.vel(t_c)) for pc in into) > TOUCH_FIT_MAX_MM_S:
                 return t_c, fields
         f = float(np.interp(tv, ts, np.arange(len(ts))))
         i0 = int(min(f, len(ts) - 2))
