@@ -1313,6 +1313,35 @@ class EventExtractor:
             return False
         return abs(float(np.linalg.norm(bd.xy[k] - p)) - 2 * self.R) <= STRIKER_TOL_MM
 
+    def _left_it_in_wave(self, mv: Move, other: str, t: float, in_wave) -> bool:
+        """``other``, found as the striker of ``mv.ball`` at ``t``, lay against its anchor
+        (within ``CLUSTER_GAP_MM`` of touching), set off from there in a cluster's wave
+        (``in_wave``) away from it, and at ``t`` was not closing on it: all it can have
+        given ``mv.ball`` was the wave's push as it left (the replay's pair), not a new
+        contact.  A rack ball pushed in the wave at 10-20 mm/s creeps within its rest
+        spread and is seen moving only 0.35 s later, past the late leavers' window; the
+        search for its striker then finds the ball it lay against, leaving (dev
+        fp-multi/2966 at 60 fps: 8, pushed by 4 in the wave, read as struck by 4 0.14 s
+        after it).  A ball back off a cushion into it closes on it: that contact stays."""
+        a0 = mv.anchor0
+        if a0 is None:
+            return False
+        for om in self.data[other].moves:
+            if om.anchor0 is None or not om.t_start <= t <= om.t_end:
+                continue
+            if not in_wave(om.t_start):
+                return False
+            if float(np.linalg.norm(om.anchor0 - a0)) > 2 * self.R + CLUSTER_GAP_MM:
+                return False
+            if _cos(self._leaving_way(om), om.anchor0 - a0) <= 0.0:
+                return False  # it set off towards the ball
+            h = 0.5 * self.dt
+            p1, p2 = self.pos_at(other, t - h), self.pos_at(other, t + h)
+            if p1 is None or p2 is None:
+                return False
+            return float(np.dot(p2 - p1, a0 - 0.5 * (p1 + p2))) <= 0.0
+        return False
+
     def _resting_striker(self, mv: Move, hit, moving_since: dict[str, float]):
         """``hit`` (t, other, conf) names a ball lying at rest at ``t`` next to
         ``mv.ball`` (the striker search finds one that moved earlier in the shot at its
@@ -1816,6 +1845,8 @@ class EventExtractor:
                 t, other, conf = hit
                 if broken.jammed(other, mv.ball, t):
                     continue  # a rack ball jammed a moment, moving on: not a new contact
+                if self._left_it_in_wave(mv, other, t, in_wave):
+                    continue  # pushed in the wave as the other left: the replay's pair
                 t = max(t, t0)
                 po = self._hit_at.get(id(mv))
                 if po is None:
