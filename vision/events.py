@@ -1316,7 +1316,8 @@ class EventExtractor:
     def _left_it_in_wave(self, mv: Move, other: str, t: float, in_wave) -> bool:
         """``other``, found as the striker of ``mv.ball`` at ``t``, lay against its anchor
         (within ``CLUSTER_GAP_MM`` of touching), set off from there in a cluster's wave
-        (``in_wave``) away from it, and at ``t`` was not closing on it: all it can have
+        (``in_wave``) away from it, and at ``t`` was not closing on it (or lay at rest
+        again after a creep away: dev fp-multi/2749 at 60 fps): all it can have
         given ``mv.ball`` was the wave's push as it left (the replay's pair), not a new
         contact.  A rack ball pushed in the wave at 10-20 mm/s creeps within its rest
         spread and is seen moving only 0.35 s later, past the late leavers' window; the
@@ -1324,22 +1325,36 @@ class EventExtractor:
         fp-multi/2966 at 60 fps: 8, pushed by 4 in the wave, read as struck by 4 0.14 s
         after it).  A ball back off a cushion into it closes on it: that contact stays."""
         a0 = mv.anchor0
-        if a0 is None:
+        # (its set-off up to a frame after ``t``: the search finds a ball lying against
+        # it at its last sample at rest; dev fp-multi/2932 at 30 fps)
+        om = next((m for m in reversed(self.data[other].moves) if m.t_start <= t + self.dt), None)
+        if a0 is None or om is None or om.anchor0 is None or not in_wave(om.t_start):
             return False
-        for om in self.data[other].moves:
-            if om.anchor0 is None or not om.t_start <= t <= om.t_end:
-                continue
-            if not in_wave(om.t_start):
-                return False
-            if float(np.linalg.norm(om.anchor0 - a0)) > 2 * self.R + CLUSTER_GAP_MM:
-                return False
-            if _cos(self._leaving_way(om), om.anchor0 - a0) <= 0.0:
-                return False  # it set off towards the ball
-            h = 0.5 * self.dt
-            p1, p2 = self.pos_at(other, t - h), self.pos_at(other, t + h)
-            if p1 is None or p2 is None:
-                return False
-            return float(np.dot(p2 - p1, a0 - 0.5 * (p1 + p2))) <= 0.0
+        if float(np.linalg.norm(om.anchor0 - a0)) > 2 * self.R + CLUSTER_GAP_MM:
+            return False
+        if _cos(self._leaving_way(om), om.anchor0 - a0) <= 0.0:
+            return False  # it set off towards the ball
+        h = 0.5 * self.dt
+        p1, p2 = self.pos_at(other, t - h), self.pos_at(other, t + h)
+        if p1 is None or p2 is None:
+            return False
+        # (at rest again by then, after a creep away: not closing either)
+        return float(np.dot(p2 - p1, a0 - 0.5 * (p1 + p2))) <= 0.0
+
+    def _left_member_in_wave(self, c: _Cand, cl: list[Move], in_wave) -> bool:
+        """A contact the impulse fit of cluster ``cl`` found between a member and a ball
+        outside it that left that member in an earlier wave (``_left_it_in_wave``): a
+        rack's slow late leavers, seen moving together 0.2 s after the break, make a
+        cluster of their own whose fit names the ball they lay against (dev
+        fp-multi/2932 at 60 fps: 2 and 5, pushed in the wave, seen moving at 3.35 s;
+        4-5 found then, 4 having left 5 in the wave 0.2 s before, 27 mm away)."""
+        if c.type != "collision" or c.data.get("inferred"):
+            return False
+        mine = {mv.ball: mv for mv in cl}
+        a, b = c.data["a"], c.data["b"]
+        for x, y in ((a, b), (b, a)):
+            if x in mine and y not in mine:
+                return self._left_it_in_wave(mine[x], y, c.t, in_wave)
         return False
 
     def _resting_striker(self, mv: Move, hit, moving_since: dict[str, float]):
@@ -1831,6 +1846,7 @@ class EventExtractor:
                 c
                 for c in self._cluster_contacts(cl, hits)
                 if not broken.broke_with(c.data["a"], c.data["b"], c.t, t_cl[k] - lim_cl)
+                and not self._left_member_in_wave(c, cl, in_wave)
             ]
             inferred = [c for c in got if c.data.get("inferred")]
             if inferred:
