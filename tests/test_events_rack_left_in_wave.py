@@ -4,7 +4,7 @@ finds the ball it lay against, leaving it.  That ball gave it only the wave's pu
 it left (a pair of the replay), not a new contact (vision/events.py
 ``_left_it_in_wave``).
 
-Dev fp-multi/2966 at 60 fps: the yellow breaks the rack at 3.03 s; 4, pushed out of
+Dev fp-break/2966 at 60 fps: the yellow breaks the rack at 3.03 s; 4, pushed out of
 it, pushes 8, which creeps at 10-20 mm/s and is seen moving at 3.40 s.  Its striker
 was found as 4 at 3.175 s, 4 then 4-8 mm off and moving away: a false collision 4-8.
 
@@ -55,7 +55,7 @@ def test_the_waves_pairs_are_still_reported(scene):
 
 @pytest.fixture(scope="module")
 def late_cluster():
-    """Dev fp-multi/2932 at 60 fps, 0.5-3.6 s: the yellow breaks the rack at 3.14 s; 2
+    """Dev fp-break/2932 at 60 fps, 0.5-3.6 s: the yellow breaks the rack at 3.14 s; 2
     and 5, pushed in the wave, creep and are seen moving together at 3.35 s, a
     cluster of their own whose impulse fit named 4 (which had left 5 in the wave,
     27 mm away by then) as 5's striker: a false 4-5."""

@@ -1322,11 +1322,11 @@ class EventExtractor:
         contact.  A rack ball pushed in the wave at 10-20 mm/s creeps within its rest
         spread and is seen moving only 0.35 s later, past the late leavers' window; the
         search for its striker then finds the ball it lay against, leaving (dev
-        fp-multi/2966 at 60 fps: 8, pushed by 4 in the wave, read as struck by 4 0.14 s
+        fp-break/2966 at 60 fps: 8, pushed by 4 in the wave, read as struck by 4 0.14 s
         after it).  A ball back off a cushion into it closes on it: that contact stays."""
         a0 = mv.anchor0
         # (its set-off up to a frame after ``t``: the search finds a ball lying against
-        # it at its last sample at rest; dev fp-multi/2932 at 30 fps)
+        # it at its last sample at rest; dev fp-break/2932 at 30 fps)
         om = next((m for m in reversed(self.data[other].moves) if m.t_start <= t + self.dt), None)
         if a0 is None or om is None or om.anchor0 is None or not in_wave(om.t_start):
             return False
@@ -1346,7 +1346,7 @@ class EventExtractor:
         outside it that left that member in an earlier wave (``_left_it_in_wave``): a
         rack's slow late leavers, seen moving together 0.2 s after the break, make a
         cluster of their own whose fit names the ball they lay against (dev
-        fp-multi/2932 at 60 fps: 2 and 5, pushed in the wave, seen moving at 3.35 s;
+        fp-break/2932 at 60 fps: 2 and 5, pushed in the wave, seen moving at 3.35 s;
         4-5 found then, 4 having left 5 in the wave 0.2 s before, 27 mm away)."""
         if c.type != "collision" or c.data.get("inferred"):
             return False
@@ -1824,6 +1824,8 @@ class EventExtractor:
                 hits[id(mv)], chain_links[id(mv)] = ch
         # a ball lying against a cluster that set off after it (slowly) went with it
         late = self._late_leavers(clusters, [mv for mv in mvs if mv not in starts])
+        for b, ks in self._rest_neighbours(clusters).items():
+            late.setdefault(b, set()).update(ks)
         t_cl = [min(x.t_start for x in cl) for cl in clusters]
         lim_cl = CLUSTER_DT_FRAMES * self.dt
         broken = BrokenClusters.build(
@@ -3117,6 +3119,29 @@ class EventExtractor:
                     continue
                 if any(np.linalg.norm(mv.anchor0 - a) <= reach for a in anchors):
                     out.setdefault(mv.ball, set()).add(k)
+        return out
+
+    def _rest_neighbours(self, clusters: list[list[Move]]) -> dict[str, set[int]]:
+        """Balls at rest when cluster ``k`` broke, lying against one of its members
+        (within ``LATE_LEAVER_GAP_MM`` of touching): ball -> those ``k``.  The wave
+        pushes such a ball too, so slowly that it may never be seen to leave its rest;
+        the member it lay against parts from it through the noise, and that gap's dip
+        and rise is the wave's touch, not a new one (dev fp-rally/2837 at 60 fps: 5,
+        pushed by 3 in the wave and still within its rest spread, read as struck by 3
+        again 85 ms later).  Their pairs with the members are the cluster's only while
+        their gap never opened (``BrokenClusters.broke_with``)."""
+        reach = 2 * self.R + LATE_LEAVER_GAP_MM
+        out: dict[str, set[int]] = {}
+        for k, cl in enumerate(clusters):
+            t_k = min(x.t_start for x in cl)
+            mine = {x.ball for x in cl}
+            anchors = [x.anchor0 for x in cl if x.anchor0 is not None]
+            for b in self.data:
+                if b in mine or self._moving_at(b, t_k, 0):
+                    continue
+                p = self.pos_at(b, t_k)
+                if p is not None and any(np.linalg.norm(p - a) <= reach for a in anchors):
+                    out.setdefault(b, set()).add(k)
         return out
 
     def _on_its_way(self, ball: str, t: float) -> bool:
