@@ -1313,7 +1313,9 @@ class EventExtractor:
             return False
         return abs(float(np.linalg.norm(bd.xy[k] - p)) - 2 * self.R) <= STRIKER_TOL_MM
 
-    def _left_it_in_wave(self, mv: Move, other: str, t: float, in_wave) -> bool:
+    def _left_it_in_wave(
+        self, mv: Move, other: str, t: float, in_wave: Callable[[float], bool]
+    ) -> bool:
         """``other``, found as the striker of ``mv.ball`` at ``t``, lay against its anchor
         (within ``CLUSTER_GAP_MM`` of touching), set off from there in a cluster's wave
         (``in_wave``) away from it, and at ``t`` was not closing on it (or lay at rest
@@ -1341,7 +1343,9 @@ class EventExtractor:
         # (at rest again by then, after a creep away: not closing either)
         return float(np.dot(p2 - p1, a0 - 0.5 * (p1 + p2))) <= 0.0
 
-    def _left_member_in_wave(self, c: _Cand, cl: list[Move], in_wave) -> bool:
+    def _left_member_in_wave(
+        self, c: _Cand, cl: list[Move], in_wave: Callable[[float], bool]
+    ) -> bool:
         """A contact the impulse fit of cluster ``cl`` found between a member and a ball
         outside it that left that member in an earlier wave (``_left_it_in_wave``): a
         rack's slow late leavers, seen moving together 0.2 s after the break, make a
