@@ -149,3 +149,16 @@ def recorded_events(file_name: str, replay_racks: bool = True) -> tuple[dict, li
         for k, (t, seen, hidden) in enumerate(d["frames"])
     ]
     return d, extract_events(frames, load_profile(d["profile"]), d["game"], replay_racks)
+
+
+def recorded_pairs(d: dict) -> list[tuple[float, set[str]]]:
+    """The physics' collisions of a recorded window (``recorded_events``): (t, {a, b})."""
+    return [(e["t"], {e["a"], e["b"]}) for e in d["truth"] if e["type"] == "collision"]
+
+
+def pairs_found(d: dict, ev: Sequence, pairs: Sequence[tuple[float, set[str]]]) -> int:
+    """How many of ``pairs`` (t, {a, b}) the events ``ev`` hold: a collision of the same
+    pair within the benchmark's 2 frames."""
+    tol = 2.0 / d["fps"]
+    found = [(e.t, {e["a"], e["b"]}) for e in ev if e.type == "collision"]
+    return sum(any(q == p and abs(u - t) <= tol for u, q in found) for t, p in pairs)

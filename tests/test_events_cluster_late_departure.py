@@ -14,7 +14,7 @@ of ``vision/events_truth.py``), with the physics' own contacts in that window.""
 from __future__ import annotations
 
 import pytest
-from events_helpers import recorded_events
+from events_helpers import pairs_found, recorded_events, recorded_pairs
 
 
 @pytest.fixture(scope="module")
@@ -22,13 +22,9 @@ def scene():
     return recorded_events("rack_late_leaver_2749.json.gz")
 
 
-def _truth_pairs(d: dict) -> list[tuple[float, set[str]]]:
-    return [(e["t"], {e["a"], e["b"]}) for e in d["truth"] if e["type"] == "collision"]
-
-
 def test_a_ball_pushed_slowly_in_the_wave_was_not_struck_anew(scene):
     d, ev = scene
-    truth = _truth_pairs(d)
+    truth = recorded_pairs(d)
     wave = min(t for t, _ in truth)
     after = [
         (round(e.t, 3), e["a"], e["b"])
@@ -42,20 +38,14 @@ def test_a_ball_pushed_slowly_in_the_wave_was_not_struck_anew(scene):
 
 def test_the_waves_own_and_later_contacts_stand(scene):
     d, ev = scene
-    tol = 2.0 / d["fps"]
-    truth = _truth_pairs(d)
+    truth = recorded_pairs(d)
     wave = min(t for t, _ in truth)
-    found = [(e.t, {e["a"], e["b"]}) for e in ev if e.type == "collision"]
-
-    def seen(t: float, pair: set[str]) -> bool:
-        return any(q == pair and abs(u - t) <= tol for u, q in found)
-
     # the open table after the wave (13 into 12, 11 into 7, 13 into 9 into 5 into 2...)
     later = [(t, p) for t, p in truth if t > wave + 0.5]
     assert len(later) >= 5
-    assert sum(seen(t, p) for t, p in later) >= len(later) - 1
+    assert pairs_found(d, ev, later) >= len(later) - 1
     # the wave's own pairs are still reported in its frames, not taken for late jams
     # (which of them the replays pick varies with their search: 16 of its 22 with
     # rack_wave's budget of c70c3ca, 19 before; the rack rows of bench_events measure it)
     at_wave = [(t, p) for t, p in truth if t <= wave + 0.01]
-    assert sum(seen(t, p) for t, p in at_wave) >= 0.6 * len(at_wave)
+    assert pairs_found(d, ev, at_wave) >= 0.6 * len(at_wave)

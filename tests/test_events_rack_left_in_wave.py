@@ -14,7 +14,7 @@ of ``vision/events_truth.py``), with the physics' own contacts in that window.""
 from __future__ import annotations
 
 import pytest
-from events_helpers import recorded_events
+from events_helpers import pairs_found, recorded_events, recorded_pairs
 
 
 @pytest.fixture(scope="module")
@@ -22,15 +22,11 @@ def scene():
     return recorded_events("rack_left_in_wave_2966.json.gz")
 
 
-def _truth_pairs(d: dict) -> list[tuple[float, set[str]]]:
-    return [(e["t"], {e["a"], e["b"]}) for e in d["truth"] if e["type"] == "collision"]
-
-
 def test_a_ball_left_in_the_wave_is_not_struck_again(scene):
     d, ev = scene
-    wave = min(t for t, _ in _truth_pairs(d))
+    wave = min(t for t, _ in recorded_pairs(d))
     # the physics: 4 and 8 touch once, in the wave
-    assert [t for t, p in _truth_pairs(d) if p == {"4", "8"}] == [pytest.approx(wave, abs=0.01)]
+    assert [t for t, p in recorded_pairs(d) if p == {"4", "8"}] == [pytest.approx(wave, abs=0.01)]
     later = [
         (round(e.t, 3), e["a"], e["b"])
         for e in ev
@@ -43,10 +39,8 @@ def test_a_ball_left_in_the_wave_is_not_struck_again(scene):
 
 def test_the_waves_pairs_are_still_reported(scene):
     d, ev = scene
-    tol = 2.0 / d["fps"]
-    truth = _truth_pairs(d)
-    found = [(e.t, {e["a"], e["b"]}) for e in ev if e.type == "collision"]
-    hits = sum(any(q == p and abs(u - t) <= tol for u, q in found) for t, p in truth)
+    truth = recorded_pairs(d)
+    hits = pairs_found(d, ev, truth)
     # 19 pairs in the wave; the replays' share varies with their search (bench_events'
     # rack rows measure it)
     assert len(truth) >= 15
@@ -64,7 +58,7 @@ def late_cluster():
 
 def test_late_leavers_cluster_is_not_struck_by_a_ball_that_left_it(late_cluster):
     d, ev = late_cluster
-    truth = _truth_pairs(d)
+    truth = recorded_pairs(d)
     wave = min(t for t, _ in truth)
     assert not [t for t, _ in truth if t > wave + 0.05]  # the physics: the wave only
     after = [

@@ -14,7 +14,7 @@ dips there), with the physics' own contacts in that window."""
 from __future__ import annotations
 
 import pytest
-from events_helpers import recorded_events
+from events_helpers import pairs_found, recorded_events, recorded_pairs
 
 
 @pytest.fixture(scope="module")
@@ -22,13 +22,9 @@ def scene():
     return recorded_events("rack_rest_neighbour_2837.json.gz")
 
 
-def _truth_pairs(d: dict) -> list[tuple[float, set[str]]]:
-    return [(e["t"], {e["a"], e["b"]}) for e in d["truth"] if e["type"] == "collision"]
-
-
 def test_the_rest_neighbour_is_not_struck_again(scene):
     d, ev = scene
-    truth = _truth_pairs(d)
+    truth = recorded_pairs(d)
     wave = min(t for t, _ in truth)
     assert [t for t, p in truth if p == {"3", "5"}] == [pytest.approx(wave, abs=0.01)]
     after = [
@@ -39,9 +35,7 @@ def test_the_rest_neighbour_is_not_struck_again(scene):
 
 def test_the_waves_pairs_are_still_reported(scene):
     d, ev = scene
-    tol = 2.0 / d["fps"]
-    truth = _truth_pairs(d)
-    found = [(e.t, {e["a"], e["b"]}) for e in ev if e.type == "collision"]
-    hits = sum(any(q == p and abs(u - t) <= tol for u, q in found) for t, p in truth)
+    truth = recorded_pairs(d)
+    hits = pairs_found(d, ev, truth)
     assert len(truth) >= 15
     assert hits >= 0.7 * len(truth)
