@@ -168,6 +168,11 @@ PAIR_SIDE_SAMPLES = (REVERSAL_SIDE_SAMPLES, REVERSAL_SIDE_SAMPLES_SLOW)
 # ... where the relative velocity along the centres over the wider fit turns by this
 # much at least (two balls rolling by each other a few mm apart show a vertex too)
 PAIR_SLOW_TURN_MM_S = 60.0
+# ... or, two fast balls that glanced off each other, where it turns by this much over
+# both fits, though their parting along the centres read at the smallest sample is
+# still below REVERSAL_MIN_MM_S (dev fp-rally/2837 at 60 fps: 11 and 6 at ~1 m/s,
+# closing at 420 mm/s, then -50: the samples read the centres' line 0.6 frames early)
+PAIR_GLANCE_TURN_MM_S = 200.0
 # a pair's gap is looked at each dip of a run within PAIR_NEAR_MM, not only its smallest
 # sample: two balls rolling on together touch again after their gap opened by this much
 # (dev fp-rally/2548: Y and 2 three times in 0.25 s, the gap opening to 8.5 and 6.4 mm
@@ -2263,11 +2268,32 @@ class EventExtractor:
         v_in, v_out = _along(ts, rel, hit[2], nrm), _along(ts, rel, hit[3], nrm)
         if v_in > -REVERSAL_MIN_MM_S:
             return False
-        if v_out < REVERSAL_MIN_MM_S and not (
-            v_out >= PAIR_FIT_MIN_RISE_MM_S and v_out - v_in >= PAIR_TURN_MM_S
+        if (
+            v_out < REVERSAL_MIN_MM_S
+            and not (v_out >= PAIR_FIT_MIN_RISE_MM_S and v_out - v_in >= PAIR_TURN_MM_S)
+            and not EventExtractor._pair_glanced(ts, rel, hit, nrm, side, v_out - v_in)
         ):
             return False
         return side == PAIR_SIDE_SAMPLES[0] or v_out - v_in >= PAIR_SLOW_TURN_MM_S
+
+    @staticmethod
+    def _pair_glanced(
+        ts: np.ndarray, rel: np.ndarray, hit, nrm: np.ndarray, side: int, turn: float
+    ) -> bool:
+        """Whether two fast balls that glanced off each other, their relative velocity
+        along the centres (``nrm``, read at the gap's smallest sample) turned by ``turn``
+        over the wider fit, turned by ``PAIR_GLANCE_TURN_MM_S`` or more over both the
+        wider and the narrower fit (``side`` samples a side, and the nearest
+        ``PAIR_SIDE_SAMPLES[0]`` of them).  Their parting along ``nrm`` may read as
+        still closing: they pass each other fast, and the smallest sample falls a
+        fraction of a frame before the touch, so ``nrm`` lags the line of centres
+        there by a few degrees.  Balls rolling by each other keep their velocities:
+        no turn."""
+        if side != PAIR_SIDE_SAMPLES[1] or turn < PAIR_GLANCE_TURN_MM_S:
+            return False
+        n = PAIR_SIDE_SAMPLES[0]
+        near = _along(ts, rel, hit[3][:n], nrm) - _along(ts, rel, hit[2][-n:], nrm)
+        return near >= PAIR_GLANCE_TURN_MM_S
 
     def _rest_nudges(self, mvs: list[Move], t_end: float, found: list[_Cand], soon) -> list:
         """Collisions seen in a ball at rest moved, not set moving: a glancing or slow
