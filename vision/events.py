@@ -2232,7 +2232,7 @@ class EventExtractor:
                             hit = None
                         if hit is not None:
                             break
-                    if hit is None:
+                    if hit is None or self._wide_fit_not_closing(ts, col, rel, m, nrm, side):
                         continue
                     t_c = hit[0]
                     if not (self._moving_at(a, t_c) or self._moving_at(b, t_c)):
@@ -2275,6 +2275,22 @@ class EventExtractor:
         ):
             return False
         return side == PAIR_SIDE_SAMPLES[0] or v_out - v_in >= PAIR_SLOW_TURN_MM_S
+
+    def _wide_fit_not_closing(
+        self, ts: np.ndarray, col: np.ndarray, rel: np.ndarray, m: int, nrm: np.ndarray, side: int
+    ) -> bool:
+        """Whether a reversal of two balls' gap seen over the narrow fit (``side``, the
+        first of ``PAIR_SIDE_SAMPLES``) around its smallest sample ``m`` is noise: over
+        the wider fit the two were not closing along their centres ``nrm`` at all.  Two
+        balls rolling side by side a few mm apart jitter through a V of three samples a
+        side (dev fp-rally/2786 at 60 fps: 10 and the yellow 5-10 mm apart for 0.15 s,
+        closing at 100 mm/s over the three samples before, parting at 24 over the six)."""
+        if side != PAIR_SIDE_SAMPLES[0]:
+            return False
+        wide = self._gap_vertex(
+            ts, col, m, PAIR_TOL_MM, PAIR_SNAP_FRAC, skip_closest=True, side=PAIR_SIDE_SAMPLES[1]
+        )
+        return wide is not None and _along(ts, rel, wide[2], nrm) >= 0.0
 
     @staticmethod
     def _pair_glanced(
