@@ -156,9 +156,25 @@ def recorded_pairs(d: dict) -> list[tuple[float, set[str]]]:
     return [(e["t"], {e["a"], e["b"]}) for e in d["truth"] if e["type"] == "collision"]
 
 
+def _collisions(ev: Sequence) -> list[tuple[float, set[str]]]:
+    return [(e.t, {e["a"], e["b"]}) for e in ev if e.type == "collision"]
+
+
+def _held(t: float, p: set[str], among: Sequence[tuple[float, set[str]]], fps: float) -> bool:
+    """Whether ``among`` holds a collision of pair ``p`` within the benchmark's 2 frames
+    of ``t``."""
+    return any(q == p and abs(u - t) <= 2.0 / fps for u, q in among)
+
+
 def pairs_found(d: dict, ev: Sequence, pairs: Sequence[tuple[float, set[str]]]) -> int:
     """How many of ``pairs`` (t, {a, b}) the events ``ev`` hold: a collision of the same
     pair within the benchmark's 2 frames."""
-    tol = 2.0 / d["fps"]
-    found = [(e.t, {e["a"], e["b"]}) for e in ev if e.type == "collision"]
-    return sum(any(q == p and abs(u - t) <= tol for u, q in found) for t, p in pairs)
+    found = _collisions(ev)
+    return sum(_held(t, p, found, d["fps"]) for t, p in pairs)
+
+
+def false_pairs(d: dict, ev: Sequence) -> list[tuple[float, set[str]]]:
+    """The collisions of ``ev`` that the recorded window ``d`` has no truth pair for
+    within the benchmark's 2 frames: (t rounded to 1 ms, {a, b})."""
+    truth = recorded_pairs(d)
+    return [(round(t, 3), p) for t, p in _collisions(ev) if not _held(t, p, truth, d["fps"])]
