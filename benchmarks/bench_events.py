@@ -218,9 +218,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="1000-1099")
     ap.add_argument("--fps", default="30,60")
-    # scenes played by the physics since its throat-contact fix (ef71e2e); the older
-    # /tmp/luza_ev_cache holds plays of an older physics (other truth)
-    ap.add_argument("--cache", default="/tmp/luza_ev_cache2", help="played-scene cache ('' none)")
+    # scenes played by the physics since it logs a fast re-touch of a pair as a new
+    # collision; /tmp/luza_ev_cache2 (since the throat-contact fix, ef71e2e) and
+    # /tmp/luza_ev_cache hold plays of older physics (other truth)
+    ap.add_argument("--cache", default="/tmp/luza_ev_cache3", help="played-scene cache ('' none)")
     ap.add_argument("--real-positions", help="folder of positions CSVs from real clips")
     ap.add_argument("--table", default="snooker-lukasseglias")
     ap.add_argument("--game", default="five-ball")

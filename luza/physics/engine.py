@@ -22,8 +22,9 @@ energy:
   state sliding friction would reach); a slow one (``JAM_PUSH_MM_S``) stops with
   the ball it pushes; other pushes are parted after ``PUSH_OVERLAP_MM`` of overlap;
 * a slow cushion rebound spun back into the rubber ends its slide at once;
-* a pair touching again within ``CHATTER_S`` (or a ball re-touching a cushion
-  slowly) is the same contact: no new event.
+* a pair touching again within ``CHATTER_S``, or a ball re-touching a cushion
+  there, closing slower than ``EVENT_MIN_RETOUCH_MM_S`` is the same contact (one
+  ball pushing or rolling on another): no new event.  A fast re-touch is a new one.
 """
 
 from __future__ import annotations
@@ -75,8 +76,10 @@ PLACE_SLACK_MM = 1.0  # a ball put on the table may sit this far into a cushion 
 SEG_BEHIND_MM = 0.5
 MIN_CLOSING_MM_S = 1e-3  # slower closing than this is no collision
 EVENT_MIN_CLOSING_MM_S = 1.0  # a cluster contact closing slower than this makes no event
-CHATTER_S = 0.1  # a pair touching again this soon is the same contact: no new event
-EVENT_MIN_CUSHION_MM_S = 20.0  # ... and a ball re-touching a cushion this slowly
+# a pair (or a ball and a cushion) touching again this soon, and closing slower than
+# EVENT_MIN_RETOUCH_MM_S, is the same contact: no new event
+CHATTER_S = 0.1
+EVENT_MIN_RETOUCH_MM_S = 20.0
 SETTLE_CUSHION_MM_S = 100.0  # a rebound slower than this, spun back into the rubber, settles
 MAX_CLUSTER_PASSES = 500
 JAM_REST_MM_S = 5.0  # two touching balls both slower than this after a contact stop
@@ -733,7 +736,7 @@ class Engine:
             self.last_hit[a, b] = self.last_hit[b, a] = self.t
             if vrel < EVENT_MIN_CLOSING_MM_S and (a, b) != (i, j):
                 continue
-            if self.t - last < CHATTER_S:
+            if self.t - last < CHATTER_S and vrel < EVENT_MIN_RETOUCH_MM_S:
                 continue  # still the same contact (one ball pushing or rolling on another)
             first, second = (a, b) if st[a][5] >= st[b][5] else (b, a)
             n = (st[b][0] - st[a][0]) / np.linalg.norm(st[b][0] - st[a][0])
@@ -768,7 +771,7 @@ class Engine:
             return
         last = self.last_cushion.get((i, name), -INF)
         self.last_cushion[(i, name)] = self.t
-        if not (self.t - last < CHATTER_S and -vn_in < EVENT_MIN_CUSHION_MM_S):
+        if not (self.t - last < CHATTER_S and -vn_in < EVENT_MIN_RETOUCH_MM_S):
             self._event("cushion", ball=self.names[i], cushion=name, pos=self._xy(r))
         if self.st[i] != AIR:
             # spin that drives the ball back into the rubber would make it chatter
