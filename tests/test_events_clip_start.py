@@ -5,7 +5,8 @@ from __future__ import annotations
 from events_helpers import frame_at
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import REST_WINDOW_S, extract_events
+from luza.vision.ball_paths import REST_WINDOW_S
+from luza.vision.events import extract_events
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm

@@ -10,7 +10,8 @@ import pytest
 from events_helpers import sampled_break
 
 from luza.vision import rack_wave
-from luza.vision.events import EventExtractor, Move, Piece
+from luza.vision.ball_paths import Move, Piece
+from luza.vision.events import EventExtractor
 
 FPS = 60.0
 

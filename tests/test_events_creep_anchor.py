@@ -9,7 +9,8 @@ from __future__ import annotations
 from events_helpers import frame_at
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import START_MM, extract_events
+from luza.vision.ball_paths import START_MM
+from luza.vision.events import extract_events
 
 FPS = 30.0
 X0, Y0 = 1500.0, 900.0

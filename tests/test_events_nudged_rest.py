@@ -1,7 +1,7 @@
 """A ball nudged less than ``START_MM`` lies where it was pushed to: when the noise
 later takes two samples running past ``START_MM`` from its old rest, the samples all
-around are still, so it did not move then (vision/events.py ``split_motion``,
-``_still_around``).
+around are still, so it did not move then (vision/ball_paths.py ``split_motion``,
+``still_around``).
 
 Dev fp-break/2932 at 60 fps (a held-out scene of 2900-2999, looked at after its run):
 the cue ball rolled back into 2 at 4.53 s and pushed it 3.5 mm. In the whole scene 2

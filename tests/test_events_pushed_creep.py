@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from luza.vision.ball_paths import Move, Piece
 from luza.vision.events import (
     CREEP_MERGE_S,
     STROKE_MIN_SPEED_MM_S,
     EventExtractor,
-    Move,
-    Piece,
     _Cand,
 )
 

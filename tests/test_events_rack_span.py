@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from luza.calibration.profiles import load_profile
-from luza.vision.events import EventExtractor, Move, Piece
+from luza.vision.ball_paths import Move, Piece
+from luza.vision.events import EventExtractor
 
 PROFILE = load_profile("pyramid-12ft")
 

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from luza.calibration.profiles import load_profile
+from luza.vision.ball_paths import segment_path
 from luza.vision.events import (
     EventsError,
     FrameObs,
     extract_events,
     frames_from_tracker,
     read_positions_csv,
-    segment_path,
 )
 from luza.vision.shots import shot_records
 

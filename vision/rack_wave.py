@@ -33,6 +33,7 @@ import numpy as np
 
 from luza.physics.engine import Engine, PhysicsError
 from luza.physics.params import params_from_profile
+from luza.vision.ball_paths import START_MM, incoming_piece
 
 # -- tunables (units in the names) --------------------------------------------
 # clusters of at least this many balls set moving together are replayed (a rack); a
@@ -116,8 +117,6 @@ def _refined_anchor(bd, rest, start_mm: float) -> tuple[np.ndarray, float]:
 
 def wave_input(ex, cl, striker: str) -> WaveInput | None:
     """Measured inputs of the wave a ``striker`` started in cluster ``cl`` (Moves)."""
-    from luza.vision.events import START_MM, incoming_piece
-
     R = ex.R
     t_hit = min(m.t_start for m in cl)
     t_rest = min((m.t_rest0 for m in cl if m.t_rest0 is not None), default=None)
