@@ -19,14 +19,26 @@ knows about cushions, pockets or other balls.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from luza.vision.events import FrameObs
+
+class SeenFrame(Protocol):
+    """One frame of tracker output as this stage reads it (``vision.events.FrameObs``):
+    the balls seen (table mm) and those on the table out of view."""
+
+    @property
+    def frame(self) -> int: ...
+    @property
+    def t(self) -> float: ...
+    @property
+    def seen(self) -> Mapping[str, tuple[float, float]]: ...
+    @property
+    def hidden(self) -> frozenset[str]: ...
+
 
 # -- tunables (units in the names) --------------------------------------------
 START_MM = 5.0  # a ball further than this from its rest anchor (twice running) moves
@@ -201,7 +213,9 @@ class BallData:
     timeline: list = field(default_factory=list)  # (kind, t_from, Rest | Move), in time order
 
 
-def ball_data(frames: Sequence[FrameObs], ball: str) -> BallData:
+def ball_data(frames: Sequence[SeenFrame], ball: str) -> BallData:
+    """One ball's seen samples from the frames, and when the tracker first had it off
+    the table (neither seen nor hidden) with no sighting after."""
     ts, xy, fr = [], [], []
     absent_after = None
     for f in frames:
