@@ -1,6 +1,6 @@
 """Fast balls at cushions at 30 fps: a bounce off a nose between two frames, both samples
-15-20 mm off it (``_fast_minima`` feeding the gap reversal), and a nose then the jaw at
-its end in one frame gap (two touches, not one: ``NOSE_JAW_SAME_SPOT_MM``).  Samples:
+15-20 mm off it (``gap_series.fast_minima`` feeding the gap reversal), and a nose then the
+jaw at its end in one frame gap (two touches, not one: ``NOSE_JAW_SAME_SPOT_MM``).  Samples:
 balls of development scenes as the tracker gives them (the noise of
 ``vision/events_truth.py``)."""
 

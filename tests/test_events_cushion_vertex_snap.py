@@ -13,7 +13,8 @@ from events_helpers import other_ball, rest_way_rest
 
 from luza.calibration.profiles import load_profile
 from luza.vision import events
-from luza.vision.events import EventExtractor, extract_events
+from luza.vision.events import extract_events
+from luza.vision.gap_series import gap_vertex
 
 PROFILE = load_profile("pyramid-12ft")
 OTHER_AT = (1000.0, 300.0)  # a ball at rest far from everything
@@ -55,12 +56,12 @@ def test_a_touch_whose_gap_lines_meet_just_past_the_closest_sample_is_found():
     touches = _touches(frames, "Y")
     assert [e["cushion"] for e in touches] == ["head"]
     assert abs(touches[0].t - T_Y) <= 2.0 / FPS_Y
-    hit = EventExtractor._gap_vertex(TS_3, GAP_3, 3, snap_frac=events.REVERSAL_SNAP_FRAC)
+    hit = gap_vertex(TS_3, GAP_3, 3, snap_frac=events.REVERSAL_SNAP_FRAC)
     assert hit is not None and abs(hit[0] - 5.2067) <= 2.0 / 60.0
 
 
 def test_without_the_snap_the_touches_are_missed(monkeypatch):
-    assert EventExtractor._gap_vertex(TS_3, GAP_3, 3) is None
+    assert gap_vertex(TS_3, GAP_3, 3) is None
     monkeypatch.setattr(events, "REVERSAL_SNAP_FRAC", 0.0)
     frames = rest_way_rest("Y", REST_Y, WAY_Y, {other_ball("Y"): OTHER_AT}, FPS_Y, N_REST, 30)
     assert _touches(frames, "Y") == []

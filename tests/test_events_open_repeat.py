@@ -1,8 +1,8 @@
 """Two balls rolling on together that touch again and again (vision/events.py
-``_pair_reversals`` through ``_run_dips``): their gap opens by a few millimetres
-between the touches and never leaves the pair's near run, whose smallest sample alone
-was looked at, so only one touch of a run was ever found (dev fp-rally/2548: Y and 2
-three times in 0.25 s, the gap opening to 8.5 and 6.4 mm between; one was found)."""
+``_pair_reversals`` through ``gap_series.run_dips``): their gap opens by a few
+millimetres between the touches and never leaves the pair's near run, whose smallest
+sample alone was looked at, so only one touch of a run was ever found (dev fp-rally/2548:
+Y and 2 three times in 0.25 s, the gap opening to 8.5 and 6.4 mm between; one was found)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from events_helpers import sampled_plain
 from luza.calibration.profiles import load_profile
 from luza.physics.sim import Timeline
 from luza.physics.state import Strike
-from luza.vision.events import _run_dips, extract_events
+from luza.vision.events import extract_events
+from luza.vision.gap_series import run_dips
 
 PROFILE = load_profile("pyramid-12ft")
 R = PROFILE.ball_radius_mm
@@ -52,13 +53,13 @@ def test_every_touch_of_a_ball_following_another_is_found_at_30_fps():
 def test_a_near_run_gives_each_of_its_dips():
     ts = np.arange(12) / 30.0
     col = np.array([12.0, 6.0, 1.0, 4.0, 8.5, 6.0, 0.5, 3.0, 6.4, 2.0, 0.2, 9.0])
-    assert _run_dips(ts, col, 15.0, 5.0, 0.02) == [2, 6, 10]
+    assert run_dips(ts, col, 15.0, 5.0, 0.02) == [2, 6, 10]
 
 
 def test_the_noise_of_a_gap_lying_flat_makes_one_dip():
     ts = np.arange(10) / 30.0
     col = np.array([10.0, 3.0, 1.0, 4.5, 2.0, 5.5, 1.5, 0.5, 4.0, 2.0])
-    assert _run_dips(ts, col, 15.0, 5.0, 0.02) == [7]
+    assert run_dips(ts, col, 15.0, 5.0, 0.02) == [7]
 
 
 def test_a_single_sample_excursion_at_60_fps_makes_no_dip():
@@ -66,6 +67,6 @@ def test_a_single_sample_excursion_at_60_fps_makes_no_dip():
     up between two low ones is noise, two are a rise."""
     ts = np.arange(9) / 60.0
     spike = np.array([3.0, 1.0, 1.5, 8.0, 1.0, 0.5, 2.0, 1.2, 3.0])
-    assert _run_dips(ts, spike, 15.0, 5.0, 0.02) == [5]
+    assert run_dips(ts, spike, 15.0, 5.0, 0.02) == [5]
     rise = np.array([3.0, 1.0, 1.5, 8.0, 8.5, 0.5, 0.4, 1.2, 3.0])
-    assert _run_dips(ts, rise, 15.0, 5.0, 0.02) == [1, 6]
+    assert run_dips(ts, rise, 15.0, 5.0, 0.02) == [1, 6]

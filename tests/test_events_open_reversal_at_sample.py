@@ -1,7 +1,7 @@
 """Two rolling balls colliding with a frame taken at the touch (vision/events.py,
-``_gap_vertex`` with ``skip_closest`` in ``_pair_reversals``): the pair's gap falls
-and rises around its smallest sample, which sits on the corner; with it on either
-line the two lines met a hair outside that split's gap (dev fp-rally/1596 at 60 fps:
+``gap_series.gap_vertex`` with ``skip_closest`` in ``_pair_reversals``): the pair's
+gap falls and rises around its smallest sample, which sits on the corner; with it on
+either line the two lines met a hair outside that split's gap (dev fp-rally/1596 at 60 fps:
 3 at 290 mm/s into 7 at 230 mm/s, the sample 0.1 ms before the touch; by 0.1 ms),
 and the contact, bending both paths too little for a break, was missed."""
 

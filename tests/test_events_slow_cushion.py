@@ -9,8 +9,9 @@ import numpy as np
 from events_helpers import rest_way_rest
 
 from luza.calibration.profiles import load_profile
-from luza.vision import events
-from luza.vision.events import EventExtractor, extract_events
+from luza.vision import events, gap_series
+from luza.vision.events import extract_events
+from luza.vision.gap_series import gap_vertex
 
 PROFILE = load_profile("pyramid-12ft")
 
@@ -31,11 +32,11 @@ TOUCH_T = 6.4476
 
 def test_three_samples_a_side_miss_a_slow_balls_touch():
     snap = events.REVERSAL_SNAP_FRAC
-    assert EventExtractor._gap_vertex(TS_14, GAP_14, CLOSEST, snap_frac=snap) is None
+    assert gap_vertex(TS_14, GAP_14, CLOSEST, snap_frac=snap) is None
 
 
 def test_more_samples_a_side_find_it_at_the_touch():
-    hit = EventExtractor._gap_vertex(
+    hit = gap_vertex(
         TS_14,
         GAP_14,
         CLOSEST,
@@ -45,15 +46,10 @@ def test_more_samples_a_side_find_it_at_the_touch():
     assert hit is not None
     t_c, gap0 = hit[:2]
     assert abs(t_c - TOUCH_T) <= 2.0 / 60.0
-    assert abs(gap0) <= events.REVERSAL_TOL_MM
+    assert abs(gap0) <= gap_series.REVERSAL_TOL_MM
     # a ball rolling past the cushion 6 mm off it, as slowly, turns no gap: no touch
     past = 6.0 + 0.1 * np.arange(len(GAP_14))
-    assert (
-        EventExtractor._gap_vertex(
-            TS_14, past, CLOSEST, snap_frac=events.REVERSAL_SNAP_FRAC, side=6
-        )
-        is None
-    )
+    assert gap_vertex(TS_14, past, CLOSEST, snap_frac=events.REVERSAL_SNAP_FRAC, side=6) is None
 
 
 # the same ball's positions from 6.1 s (one a frame), the whole way in and back off:

@@ -14,7 +14,7 @@ with ``table_state``, valid for ``luza.rules.stream`` (the rules engine groups
 it into shot records; ``vision/shots.py`` does that with the rules' own code).
 
 How events are decided (``vision/EVENTS.md`` has the long version; steps 1 and 2 are
-``vision/ball_paths.py``):
+``vision/ball_paths.py``, the numerics of a gap over time ``vision/gap_series.py``):
 
 1. Each ball's seen samples are cut into *rest* stretches (every sample of a
    ``REST_WINDOW_S`` window within ``REST_SPREAD_MM``; the anchor is their mean)
@@ -63,6 +63,7 @@ from luza.calibration.profiles import TableProfile
 from luza.errors import LuzaError
 from luza.events import BALLS_BY_GAME, Event, make
 from luza.physics.params import build_geometry
+from luza.vision import gap_series
 from luza.vision.ball_paths import (
     FIT_TOL_MM,
     REST_MIN_SAMPLES,
@@ -79,6 +80,14 @@ from luza.vision.ball_paths import (
     split_motion,
 )
 from luza.vision.broken_clusters import BrokenClusters
+from luza.vision.gap_series import (
+    REVERSAL_FAST_NEAR_MM,
+    REVERSAL_MIN_MM_S,
+    REVERSAL_NEAR_MM,
+    REVERSAL_SIDE_S,
+    REVERSAL_SIDE_SAMPLES,
+    REVERSAL_TOL_MM,
+)
 from luza.vision.track import RATTLE_OUT_RADII
 
 # -- tunables (units in the names) --------------------------------------------
@@ -137,21 +146,18 @@ CLUSTER_MIN_FRACTION = 0.02  # ... or this fraction of the cluster's largest
 # that way join one cluster when it has a rack replay's members (rack_wave.MIN_MEMBERS)
 RACK_DEPART_BACK_S = 0.2
 HAND_FRAMES = 3  # a ball must be seen at rest this many frames to be placed
-# a cushion contact seen in the gap to one contact line: the gap falls, then rises
-REVERSAL_NEAR_MM = 12.0  # samples this close to a contact line are looked at
-# ... and a fast ball's closest sample this close, when it is one of at most two there
-# (the samples either side of its touch: 33 mm a frame at 1 m/s across the line at 30 fps)
-REVERSAL_FAST_NEAR_MM = 25.0
-REVERSAL_SIDE_SAMPLES = 3  # a line is fitted to the gap over this many samples each side
-# ... or, when those show no touch, this many: a slow ball's three samples move by little
-# more than the noise (0.2 m/s at 60 fps: 3 mm a frame), so a three-sample line may not
-# fall or rise at all (dev fp-rally/1766, ball 14 touching the foot cushion at 0.2 m/s)
+# a cushion contact seen in the gap to one contact line: the gap falls, then rises (the
+# samples looked at, REVERSAL_NEAR_MM and REVERSAL_FAST_NEAR_MM, and the lines fitted to
+# the gap, REVERSAL_SIDE_SAMPLES each side within REVERSAL_SIDE_S, falling and rising at
+# REVERSAL_MIN_MM_S and meeting within REVERSAL_TOL_MM of zero: vision/gap_series.py)
+# ... or, when REVERSAL_SIDE_SAMPLES show no touch, this many: a slow ball's three samples
+# move by little more than the noise (0.2 m/s at 60 fps: 3 mm a frame), so a three-sample
+# line may not fall or rise at all (dev fp-rally/1766, ball 14 touching the foot cushion at
+# 0.2 m/s)
 REVERSAL_SIDE_SAMPLES_SLOW = 6
-REVERSAL_SIDE_S = 0.2  # ... spanning at most this long
-REVERSAL_MIN_MM_S = 25.0  # the gap falls and rises at least this fast
-REVERSAL_TOL_MM = 5.0  # the two lines meet within this of a zero gap (a touch)
-REVERSAL_SNAP_FRAC = 0.5  # ... their meeting this far (of the sample interval) past the
-# closest sample on the other side is put at that sample (the noise moved the vertex)
+# the two lines meeting this far (of the sample interval) past the closest sample on the
+# other side are put at that sample (the noise moved the vertex)
+REVERSAL_SNAP_FRAC = 0.5
 PAIR_NEAR_MM = 15.0  # two balls this close (beyond touching) are looked at ...
 PAIR_TOL_MM = 6.0  # ... their gap's falling and rising lines meet within this of zero
 PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is that one
@@ -1779,10 +1785,10 @@ class EventExtractor:
         on_nose: list[bool] = []  # found on a nose's line, clear of its ends
         for j in np.nonzero(np.min(gaps, axis=0) <= REVERSAL_FAST_NEAR_MM)[0]:
             col = gaps[:, j]
-            for m in _run_minima(col, REVERSAL_NEAR_MM) + self._fast_minima(col):
-                hit = self._gap_vertex(ts, col, m, snap_frac=REVERSAL_SNAP_FRAC)
+            for m in gap_series.run_minima(col, REVERSAL_NEAR_MM) + gap_series.fast_minima(col):
+                hit = gap_series.gap_vertex(ts, col, m, snap_frac=REVERSAL_SNAP_FRAC)
                 if hit is None:
-                    hit = self._gap_vertex(
+                    hit = gap_series.gap_vertex(
                         ts, col, m, snap_frac=REVERSAL_SNAP_FRAC, side=REVERSAL_SIDE_SAMPLES_SLOW
                     )
                 if hit is not None and j >= len(g.seg_name):
@@ -1849,20 +1855,6 @@ class EventExtractor:
         t_v, fields = self._touch_time(mv, c.t, c.data)
         return _Cand("cushion", t_v, c.conf, fields, c.gap)
 
-    @staticmethod
-    def _fast_minima(col: np.ndarray) -> list[int]:
-        """The closest samples to a line of a fast ball that met it between two frames:
-        a run of at most two samples within ``REVERSAL_FAST_NEAR_MM`` of the line, none
-        within ``REVERSAL_NEAR_MM`` (those are looked at anyway).  Whether it touched the
-        line is for the gap's falling and rising lines to say (their vertex at a zero
-        gap); a ball passing by keeps a gap that does not turn."""
-        out = []
-        for k, e in _runs(col, REVERSAL_FAST_NEAR_MM):
-            m = int(k + np.argmin(col[k:e]))
-            if e - k <= 2 and col[m] > REVERSAL_NEAR_MM:
-                out.append(m)
-        return out
-
     def _pair_reversals(self, mvs: list[Move], t_end: float, found: list[_Cand], soon) -> list:
         """Collisions seen in the gap between two balls falling to zero and rising again
         with their relative velocity along the line of centres turned from closing to
@@ -1894,11 +1886,13 @@ class EventExtractor:
                 col = np.hypot(rel[:, 0], rel[:, 1]) - 2 * R
                 if col.min() > PAIR_NEAR_MM:
                     continue
-                for m in _run_dips(ts, col, PAIR_NEAR_MM, PAIR_DIP_RISE_MM, PAIR_DIP_SMOOTH_S):
+                for m in gap_series.run_dips(
+                    ts, col, PAIR_NEAR_MM, PAIR_DIP_RISE_MM, PAIR_DIP_SMOOTH_S
+                ):
                     nrm = rel[m] / max(float(np.linalg.norm(rel[m])), 1e-9)
                     hit = None
                     for side in PAIR_SIDE_SAMPLES:
-                        hit = self._gap_vertex(
+                        hit = gap_series.gap_vertex(
                             ts, col, m, PAIR_TOL_MM, PAIR_SNAP_FRAC, skip_closest=True, side=side
                         )
                         if hit is not None and not self._pair_turned(ts, rel, hit, nrm, side):
@@ -1932,13 +1926,13 @@ class EventExtractor:
     def _pair_turned(ts: np.ndarray, rel: np.ndarray, hit, nrm: np.ndarray, side: int) -> bool:
         """Whether two balls' relative velocity along their line of centres ``nrm``,
         fitted over the samples either side of the gap's vertex ``hit`` (from
-        ``_gap_vertex`` over ``side`` samples a side), turned from closing to parting:
-        closing at ``REVERSAL_MIN_MM_S`` or more, then parting as fast, or parting at
+        ``gap_series.gap_vertex`` over ``side`` samples a side), turned from closing to
+        parting: closing at ``REVERSAL_MIN_MM_S`` or more, then parting as fast, or parting at
         ``PAIR_FIT_MIN_RISE_MM_S`` or more after a turn of ``PAIR_TURN_MM_S`` (a hit whose
         balls went on nearly together).  Over the wider fit the turn must also reach
         ``PAIR_SLOW_TURN_MM_S``: it is looked at where three samples a side showed none,
         and two balls rolling by each other close show a vertex too."""
-        v_in, v_out = _along(ts, rel, hit[2], nrm), _along(ts, rel, hit[3], nrm)
+        v_in, v_out = gap_series.along(ts, rel, hit[2], nrm), gap_series.along(ts, rel, hit[3], nrm)
         if v_in > -REVERSAL_MIN_MM_S:
             return False
         if (
@@ -1960,10 +1954,10 @@ class EventExtractor:
         closing at 100 mm/s over the three samples before, parting at 24 over the six)."""
         if side != PAIR_SIDE_SAMPLES[0]:
             return False
-        wide = self._gap_vertex(
+        wide = gap_series.gap_vertex(
             ts, col, m, PAIR_TOL_MM, PAIR_SNAP_FRAC, skip_closest=True, side=PAIR_SIDE_SAMPLES[1]
         )
-        return wide is not None and _along(ts, rel, wide[2], nrm) >= 0.0
+        return wide is not None and gap_series.along(ts, rel, wide[2], nrm) >= 0.0
 
     @staticmethod
     def _pair_glanced(
@@ -1981,7 +1975,9 @@ class EventExtractor:
         if side != PAIR_SIDE_SAMPLES[1] or turn < PAIR_GLANCE_TURN_MM_S:
             return False
         n = PAIR_SIDE_SAMPLES[0]
-        near = _along(ts, rel, hit[3][:n], nrm) - _along(ts, rel, hit[2][-n:], nrm)
+        near = gap_series.along(ts, rel, hit[3][:n], nrm) - gap_series.along(
+            ts, rel, hit[2][-n:], nrm
+        )
         return near >= PAIR_GLANCE_TURN_MM_S
 
     def _rest_nudges(self, mvs: list[Move], t_end: float, found: list[_Cand], soon) -> list:
@@ -2008,7 +2004,7 @@ class EventExtractor:
                     if r.t1 < mv.t_start or r.t0 > min(mv.t_end, t_end):
                         continue
                     col = np.linalg.norm(xy - r.anchor, axis=1) - 2 * R
-                    for m in _run_minima(col, PAIR_NEAR_MM):
+                    for m in gap_series.run_minima(col, PAIR_NEAR_MM):
                         t_m = float(ts[m])
                         k0 = m  # the run of samples near it
                         while k0 > 0 and col[k0 - 1] <= PAIR_NEAR_MM:
@@ -2239,7 +2235,7 @@ class EventExtractor:
         if not runs:
             return None
         lo, hi = min(runs, key=lambda r: max(ts[r[0]] - t_c, t_c - ts[r[1] - 1], 0.0))
-        fit = _v_fit(ts[lo:hi], gap[lo:hi], TOUCH_FIT_MIN_SAMPLES)
+        fit = gap_series.v_fit(ts[lo:hi], gap[lo:hi], TOUCH_FIT_MIN_SAMPLES)
         if fit is None:
             return None
         tv, g0, v_in, v_out = fit
@@ -2317,7 +2313,7 @@ class EventExtractor:
             lo -= 1
         while hi + 1 < len(ts) and near[hi + 1]:
             hi += 1
-        fit = _v_fit(ts[lo : hi + 1], gap[lo : hi + 1], TOUCH_FIT_MIN_SAMPLES)
+        fit = gap_series.v_fit(ts[lo : hi + 1], gap[lo : hi + 1], TOUCH_FIT_MIN_SAMPLES)
         if fit is None:
             return t_c, fields
         tv, g0, v_in, v_out = fit
@@ -2647,56 +2643,6 @@ class EventExtractor:
         if not ok.any():
             return None
         return g.seg_name[int(np.argmin(np.where(ok, np.abs(gap), np.inf)))]
-
-    @staticmethod
-    def _gap_vertex(
-        ts: np.ndarray,
-        col: np.ndarray,
-        m: int,
-        tol_mm: float = REVERSAL_TOL_MM,
-        snap_frac: float = 0.0,
-        skip_closest: bool = False,
-        side: int = REVERSAL_SIDE_SAMPLES,
-    ):
-        """Where the gap to a line, falling then rising around sample ``m``, reached
-        its vertex: (time, gap there, samples before, samples after) or None when it
-        does not fall, rise and meet near zero.  The lines are fitted to up to ``side``
-        samples each side (within ``REVERSAL_SIDE_S``).  Lines meeting at most ``snap_frac``
-        of the sample interval beyond the last sample before (first after) the
-        vertex met at that sample.  ``skip_closest`` (two balls' gap): the vertex may
-        also lie at the closest sample itself, left out of both lines (a sample taken
-        at the touch sits on the corner, in the noise: on either line it puts their
-        meeting point outside that split's gap, and the sample three back may lie
-        before another bend, a cushion's)."""
-        best = None
-        # the vertex before / after the closest sample (a: ..sa-1, b: sb..), or at it
-        splits = [(m, m), (m + 1, m + 1)] + ([(m, m + 1)] if skip_closest else [])
-        for sa, sb in splits:
-            if sb >= len(ts) or sa < 1:
-                continue
-            a = [i for i in range(sa - side, sa) if i >= 0]
-            b = [i for i in range(sb, sb + side) if i < len(ts)]
-            a = [i for i in a if ts[sa - 1] - ts[i] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
-            b = [i for i in b if ts[i] - ts[sb] <= REVERSAL_SIDE_S and np.isfinite(col[i])]
-            if len(a) < 2 or len(b) < 2:
-                continue
-            fa = np.polyfit(ts[a], col[a], 1)
-            fb = np.polyfit(ts[b], col[b], 1)
-            if fa[0] > -REVERSAL_MIN_MM_S or fb[0] < REVERSAL_MIN_MM_S:
-                continue
-            t_c = (fb[1] - fa[1]) / (fa[0] - fb[0])
-            slack = snap_frac * (ts[b[0]] - ts[a[-1]]) + 1e-9
-            if not ts[a[-1]] - slack <= t_c <= ts[b[0]] + slack:
-                continue
-            t_c = min(max(t_c, ts[a[-1]]), ts[b[0]])
-            gap0 = float(np.polyval(fa, t_c))
-            res = float(
-                np.sum((np.polyval(fa, ts[a]) - col[a]) ** 2)
-                + np.sum((np.polyval(fb, ts[b]) - col[b]) ** 2)
-            )
-            if abs(gap0) <= tol_mm and (best is None or res < best[2]):
-                best = (float(t_c), gap0, res, a, b)
-        return None if best is None else (best[0], best[1], best[3], best[4])
 
     def _leaving_way(self, mv: Move) -> np.ndarray:
         """Where ``mv`` went from its anchor: to its first sample a radius or more away
@@ -3463,82 +3409,6 @@ _ORDER = {
     "ball_placed": 6,
     "ball_moved": 6,
 }
-
-
-def _runs(col: np.ndarray, near_mm: float) -> list[tuple[int, int]]:
-    """``(start, end)`` (end exclusive) of each run of consecutive samples of ``col`` at
-    most ``near_mm``."""
-    near = np.concatenate([[False], col <= near_mm, [False]])
-    edges = np.flatnonzero(np.diff(near.astype(np.int8)))
-    return [(int(k), int(e)) for k, e in zip(edges[::2], edges[1::2], strict=True)]
-
-
-def _run_minima(col: np.ndarray, near_mm: float) -> list[int]:
-    """The index of the smallest sample (the first, on a tie) in each run of consecutive
-    samples of ``col`` at most ``near_mm``."""
-    return [int(k + np.argmin(col[k:e])) for k, e in _runs(col, near_mm)]
-
-
-def _run_dips(
-    ts: np.ndarray, col: np.ndarray, near_mm: float, rise_mm: float, smooth_s: float
-) -> list[int]:
-    """The dips of each run of consecutive samples of ``col`` at most ``near_mm``: its
-    smallest sample (as ``_run_minima``) and, where the run rises by ``rise_mm`` or more
-    between two dips and falls as far again, each of those (hysteresis, so the noise of a
-    gap lying flat makes no dips).  The rises and falls are read on the median of the
-    samples within ``smooth_s`` of each (so the noise excursions counted do not grow with
-    the frame rate); each dip is the smallest raw sample within ``smooth_s`` of the
-    smoothed one."""
-    out: list[int] = []
-    for k, e in _runs(col, near_mm):
-        tw, cw = ts[k:e], col[k:e]
-        sm = np.array([np.median(cw[np.abs(tw - t) <= smooth_s]) for t in tw])
-        dips: list[int] = []
-        cur, peak, falling = 0, 0, True
-        for i in range(1, len(sm)):
-            if falling:
-                if sm[i] < sm[cur]:
-                    cur = i
-                elif sm[i] >= sm[cur] + rise_mm:
-                    dips.append(cur)
-                    falling, peak = False, i
-            elif sm[i] > sm[peak]:
-                peak = i
-            elif sm[i] <= sm[peak] - rise_mm:
-                falling, cur = True, i
-        if falling:
-            dips.append(cur)
-        if len(dips) == 1:
-            out.append(int(k + np.argmin(cw)))  # the run's smallest, as _run_minima
-            continue
-        for d in dips:
-            near = np.flatnonzero(np.abs(tw - tw[d]) <= smooth_s)
-            out.append(int(k + near[np.argmin(cw[near])]))
-    return out
-
-
-def _along(ts: np.ndarray, rel: np.ndarray, idx, nrm: np.ndarray) -> float:
-    """The velocity of ``rel`` (a pair's relative position) along ``nrm`` fitted by a
-    line over the samples ``idx``."""
-    return float(np.polyfit(ts[idx], rel[idx], 1)[0] @ nrm)
-
-
-def _v_fit(tw: np.ndarray, gw: np.ndarray, n_min: int):
-    """Two lines meeting at one point fitted to a gap over time: (vertex time, gap
-    there, slope before, slope after), the vertex scanned in eighths of a sample
-    interval with at least ``n_min`` samples on each side; None from fewer than
-    ``2 n_min`` samples."""
-    if len(tw) < 2 * n_min:
-        return None
-    best = None
-    for tv in np.linspace(tw[n_min - 1], tw[-n_min], 8 * (len(tw) - 2 * n_min + 1) + 1):
-        m = np.stack([np.ones_like(tw), np.minimum(tw - tv, 0.0), np.maximum(tw - tv, 0.0)], 1)
-        sol, *_ = np.linalg.lstsq(m, gw, rcond=None)
-        res = float(np.sum((m @ sol - gw) ** 2))
-        if best is None or res < best[0]:
-            best = (res, float(tv), sol)
-    _, tv, (g0, v_in, v_out) = best
-    return tv, float(g0), float(v_in), float(v_out)
 
 
 def _bent_head(pc: Piece) -> bool:
