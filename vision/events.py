@@ -14,7 +14,8 @@ with ``table_state``, valid for ``luza.rules.stream`` (the rules engine groups
 it into shot records; ``vision/shots.py`` does that with the rules' own code).
 
 How events are decided (``vision/EVENTS.md`` has the long version; steps 1 and 2 are
-``vision/ball_paths.py``, the numerics of a gap over time ``vision/gap_series.py``):
+``vision/ball_paths.py``, the numerics of a gap over time ``vision/gap_series.py`` and
+the table's geometry ``vision/table_shape.py``):
 
 1. Each ball's seen samples are cut into *rest* stretches (every sample of a
    ``REST_WINDOW_S`` window within ``REST_SPREAD_MM``; the anchor is their mean)
@@ -62,7 +63,6 @@ import numpy as np
 from luza.calibration.profiles import TableProfile
 from luza.errors import LuzaError
 from luza.events import BALLS_BY_GAME, Event, make
-from luza.physics.params import build_geometry
 from luza.vision import gap_series
 from luza.vision.ball_paths import (
     FIT_TOL_MM,
@@ -88,6 +88,7 @@ from luza.vision.gap_series import (
     REVERSAL_SIDE_SAMPLES,
     REVERSAL_TOL_MM,
 )
+from luza.vision.table_shape import REVERSAL_EDGE_MM, TableShape
 from luza.vision.track import RATTLE_OUT_RADII
 
 # -- tunables (units in the names) --------------------------------------------
@@ -206,7 +207,7 @@ STRUCK_BOUNCE_FRAMES = 3.0  # a struck ball's first piece this soon after the hi
 STRUCK_MIN_COS = 0.6  # ... followed back to a nose the ball was struck towards ...
 STRUCK_WAY_TOL_MM = 10.0  # ... with any sample before it this close to the way in
 REVERSAL_MAX_DEPTH_R = 0.5  # ... and none looked for deeper than this past a mouth line
-REVERSAL_EDGE_MM = 3.0  # a touch this far inside a nose's end is the nose's, not the jaw's
+# (a touch REVERSAL_EDGE_MM inside a nose's end is the nose's: vision/table_shape.py)
 # a glancing / slow touch of a nose: its time from a broken line fitted to the gap
 TOUCH_FIT_NEAR_MM = 15.0  # the samples this close to the nose around the touch ...
 TOUCH_FIT_SPAN_S = 0.4  # ... within this of it ...
@@ -337,41 +338,10 @@ class EventExtractor:
         self.profile = profile
         self.game = game
         self.replay_racks = replay_racks  # a breaking rack's pairs by physics replays
-        self.R = profile.ball_radius_mm
-        self.L, self.W = profile.length_mm, profile.width_mm
-        self.pockets = profile.pockets()
-        self.geom = build_geometry(profile)
+        self.shape = TableShape(profile)  # the table's geometry and the queries on it
+        self.R, self.L, self.W = self.shape.R, self.shape.L, self.shape.W
+        self.pockets, self.geom = self.shape.pockets, self.shape.geom
         self._hit_at: dict[int, np.ndarray] = {}  # struck move -> unseen striker's centre
-
-    # -- geometry -------------------------------------------------------
-    def nearest_pocket(self, p: np.ndarray) -> tuple[str, float]:
-        best, bd = "", math.inf
-        for name, pk in self.pockets.items():
-            d = math.dist(p, pk.mouth_centre)
-            if d < bd:
-                best, bd = name, d
-        return best, bd
-
-    def mouth_depth(self, p: np.ndarray, pocket: str) -> float:
-        """How far ``p`` is past the pocket's mouth line, into the pocket (mm)."""
-        pk = self.pockets[pocket]
-        return float(np.dot(np.asarray(p) - pk.mouth_centre, pk.inward))
-
-    def in_mouth_zone(self, p: np.ndarray) -> str | None:
-        """The pocket whose mouth ``p`` (a ball centre) is over or just in front of."""
-        name, d = self.nearest_pocket(p)
-        pk = self.pockets[name]
-        if d < 0.5 * pk.spec.mouth_mm + self.R * 0.5 and self.mouth_depth(p, name) > -self.R:
-            return name
-        return None
-
-    def over_drop(self, p: np.ndarray) -> str | None:
-        """The pocket whose drop hole lies under a ball centred at ``p``: past the bed's
-        edge, where a ball cannot stay (it falls, or hangs on the lip)."""
-        g = self.geom
-        d = np.hypot(*(g.drop_c - np.asarray(p, dtype=float)).T) - g.drop_r
-        k = int(np.argmin(d))
-        return g.pocket_names[k] if d[k] < 0.0 else None
 
     def _crept_in(self, bd: BallData) -> None:
         """A ball that ends its last move 'at rest', drifts on towards the centre of a
@@ -389,7 +359,7 @@ class EventExtractor:
         if len(k) < REST_MIN_SAMPLES or float(bd.ts[-1]) > r.t1 + 1e-9:
             return
         vel, p0 = np.polyfit(bd.ts[k] - bd.ts[-1], bd.xy[k], 1)  # p0: where last seen
-        pocket = self.over_drop(p0)
+        pocket = self.shape.over_drop(p0)
         if pocket is None or np.linalg.norm(vel) < CREEP_IN_MIN_MM_S:
             return
         hole = self.geom.drop_c[self.geom.pocket_names.index(pocket)]
@@ -1648,7 +1618,7 @@ class EventExtractor:
         for c in out:
             if c.type == "cushion" and c.data["cushion"].startswith("jaw:"):
                 k = (c.data["ball"], c.data["cushion"])
-                nrm = self._jaw_normal(np.asarray(c.data["pos"], dtype=float), k[1])
+                nrm = self.shape.jaw_normal(np.asarray(c.data["pos"], dtype=float), k[1])
                 prev = jaw_seen.get(k)
                 if (
                     prev is not None
@@ -1811,12 +1781,12 @@ class EventExtractor:
                         a_c = float(np.dot(c - g.seg_a[j], g.seg_d[j]))
                         if not -REVERSAL_TOL_MM <= a_c <= g.seg_len[j] + REVERSAL_TOL_MM:
                             continue
-                    pk = self.in_mouth_zone(c)
-                    if pk is not None and self.mouth_depth(c, pk) > REVERSAL_MAX_DEPTH_R * R:
+                    pk = self.shape.in_mouth_zone(c)
+                    if pk is not None and self.shape.mouth_depth(c, pk) > REVERSAL_MAX_DEPTH_R * R:
                         continue  # falling into the pocket: its last samples tell nothing
                     name = names[j]
                     if j >= len(g.seg_name):
-                        name = self._nose_under(c) or name
+                        name = self.shape.nose_under(c) or name
                     conf = 0.9 if not name.startswith("jaw:") else 0.8
                     fields = {"ball": mv.ball, "cushion": name, "pos": _r(c)}
                     out.append(_Cand("cushion", t_c, conf, fields, abs(gap0)))
@@ -2173,11 +2143,11 @@ class EventExtractor:
         return out
 
     def _cushion_gap(self, ball: str, name: str, t0: float, t1: float) -> np.ndarray:
-        """The gaps (mm) of ``ball`` to the cushion ``name`` (``_jaw_gap``: any named
-        cushion) on its samples strictly between ``t0`` and ``t1``."""
+        """The gaps (mm) of ``ball`` to the cushion ``name`` (``TableShape.jaw_gap``: any
+        named cushion) on its samples strictly between ``t0`` and ``t1``."""
         bd = self.data[ball]
         k = (bd.ts > t0) & (bd.ts < t1)
-        return np.array([self._jaw_gap(p, name) for p in bd.xy[k]])
+        return np.array([self.shape.jaw_gap(p, name) for p in bd.xy[k]])
 
     def _rests_through(self, ball: str, t: float) -> bool:
         """``ball`` is at rest at ``t``, stays at that rest past
@@ -2522,7 +2492,7 @@ class EventExtractor:
         foot-right jaws at 450 mm/s, four touches in 0.15 s, its rest 3 mm off one
         rounding and 5 mm off the other, beyond the contact slack; none was found).
         As ``_object_near``'s cushion hit, or None."""
-        pocket = self.in_mouth_zone(mv.anchor1)
+        pocket = self.shape.in_mouth_zone(mv.anchor1)
         if pocket is None or mv.t_end - last.t1 > JAW_STOP_FRAMES * self.dt:
             return None
         v = last.vel(last.t1)
@@ -2549,27 +2519,6 @@ class EventExtractor:
                 return mv.end == "vanish" and mv.t_end - t <= FALL_LOST_S
         return False
 
-    def _jaw_normal(self, c: np.ndarray, name: str) -> np.ndarray:
-        """Unit normal of the jaw facing or rounding named ``name`` nearest to a ball
-        centred at ``c`` (the side of the pocket it touches)."""
-        g = self.geom
-        best, nrm = math.inf, np.zeros(2)
-        for j, nm in enumerate(g.seg_name):
-            if nm == name:
-                rel = c - g.seg_a[j]
-                along = float(rel @ g.seg_d[j])
-                if -self.R <= along <= g.seg_len[j] + self.R:
-                    d = abs(float(rel @ g.seg_n[j]))
-                    if d < best:
-                        best, nrm = d, g.seg_n[j]
-        for j, nm in enumerate(g.circ_name):
-            if nm == name:
-                rel = c - g.circ_c[j]
-                d = float(np.linalg.norm(rel))
-                if d - g.circ_r[j] < best:
-                    best, nrm = d - g.circ_r[j], rel / max(d, 1e-9)
-        return np.asarray(nrm, dtype=float)
-
     def _jaw_finds_before_touch(self, cands: list[_Cand]) -> list[_Cand]:
         """``cands`` without a jaw contact that a later find of the same ball and jaw
         (within ``JAW_RETOUCH_S``) follows while the ball is seen still coming to that
@@ -2587,21 +2536,6 @@ class EventExtractor:
         }
         return [c for c in cands if id(c) not in early]
 
-    def _jaw_gap(self, c: np.ndarray, name: str) -> float:
-        """Gap (mm) between a ball centred at ``c`` and the jaw (or cushion) named
-        ``name`` (inf past its lines' ends)."""
-        g = self.geom
-        best = math.inf
-        for j, nm in enumerate(g.seg_name):
-            if nm == name:
-                rel = c - g.seg_a[j]
-                if 0.0 <= float(rel @ g.seg_d[j]) <= g.seg_len[j]:
-                    best = min(best, float(rel @ g.seg_n[j]) - self.R)
-        for j, nm in enumerate(g.circ_name):
-            if nm == name:
-                best = min(best, float(np.linalg.norm(c - g.circ_c[j])) - g.circ_r[j] - self.R)
-        return best
-
     def _still_on_way_to_jaw(self, ball: str, name: str, t_first: float, t_next: float) -> bool:
         """Whether ``ball``, found touching jaw ``name`` at ``t_first`` and again at
         ``t_next``, is seen still coming to it in between: at its first sample after
@@ -2615,7 +2549,7 @@ class EventExtractor:
         i1 = int(np.searchsorted(bd.ts, t_next, side="left"))
         if i0 < 1 or i1 <= i0:
             return False
-        gaps = [self._jaw_gap(bd.xy[i], name) for i in range(i0 - 1, i1)]
+        gaps = [self.shape.jaw_gap(bd.xy[i], name) for i in range(i0 - 1, i1)]
         if not gaps[1] >= JAW_STILL_AWAY_MM or not all(math.isfinite(x) for x in gaps):
             return False
         return all(b <= a + JAW_GAP_NOISE_MM for a, b in zip(gaps, gaps[1:], strict=False))
@@ -2625,24 +2559,6 @@ class EventExtractor:
         0: it has left its anchor by ``t`` and not yet stopped)."""
         e = slack_frames * self.dt
         return any(mv.t_start - e <= t <= mv.t_end + e for mv in self.data[ball].moves)
-
-    def _nose_under(self, c: np.ndarray) -> str | None:
-        """The cushion nose a ball centred at ``c`` touches with the foot of its
-        perpendicular ``REVERSAL_EDGE_MM`` or more inside the nose's ends (there the
-        nose, not the jaw rounding tangent to it at its end, is the contact)."""
-        g = self.geom
-        rel = c[None, :] - g.seg_a
-        along = np.einsum("ij,ij->i", rel, g.seg_d)
-        gap = np.einsum("ij,ij->i", rel, g.seg_n) - self.R
-        ok = (
-            (along >= REVERSAL_EDGE_MM)
-            & (along <= g.seg_len - REVERSAL_EDGE_MM)
-            & (np.abs(gap) <= REVERSAL_TOL_MM)
-        )
-        ok &= np.array([not n.startswith("jaw:") for n in g.seg_name])
-        if not ok.any():
-            return None
-        return g.seg_name[int(np.argmin(np.where(ok, np.abs(gap), np.inf)))]
 
     def _leaving_way(self, mv: Move) -> np.ndarray:
         """Where ``mv`` went from its anchor: to its first sample a radius or more away
@@ -3106,18 +3022,18 @@ class EventExtractor:
         # bounce-outs: in the mouth (centre past the mouth line), then back on the bed
         inside = None
         for p, t in zip(pts, tts, strict=False):
-            name = self.in_mouth_zone(p)
-            if name is not None and self.mouth_depth(p, name) > 0.25 * R:
+            name = self.shape.in_mouth_zone(p)
+            if name is not None and self.shape.mouth_depth(p, name) > 0.25 * R:
                 inside = inside or (name, float(t))
-            elif inside is not None and self.mouth_depth(p, inside[0]) < -0.5 * R:
+            elif inside is not None and self.shape.mouth_depth(p, inside[0]) < -0.5 * R:
                 out.append(
                     _Cand("bounce_out", float(t), 0.7, {"ball": mv.ball, "pocket": inside[0]})
                 )
                 inside = None
         if mv.end == "rest":
-            name = self.in_mouth_zone(mv.anchor1)
-            if name is None or self.mouth_depth(mv.anchor1, name) <= 0.0:
-                name = self.over_drop(mv.anchor1)  # on the lip of the drop hole
+            name = self.shape.in_mouth_zone(mv.anchor1)
+            if name is None or self.shape.mouth_depth(mv.anchor1, name) <= 0.0:
+                name = self.shape.over_drop(mv.anchor1)  # on the lip of the drop hole
             if name is not None:
                 out.append(_Cand("hang", mv.t_end, 0.7, {"ball": mv.ball, "pocket": name}))
             return out
@@ -3130,12 +3046,12 @@ class EventExtractor:
         path = [last.at(t_last + k * EXTRAPOLATE_S / 8) for k in range(9)]
         best = None
         for k, p in enumerate(path):
-            name, d = self.nearest_pocket(p)
+            name, d = self.shape.nearest_pocket(p)
             pk = self.pockets[name]
             near = d - 0.5 * pk.spec.mouth_mm
             if near < POCKET_NEAR_MM and (best is None or near < best[1]):
                 best = (name, near, k)
-                if self.mouth_depth(p, name) > 0:
+                if self.shape.mouth_depth(p, name) > 0:
                     break
         if best is not None:
             name = best[0]
@@ -3143,15 +3059,15 @@ class EventExtractor:
             t_cross = t_last
             for k in range(9):
                 tk = t_last + k * EXTRAPOLATE_S / 8
-                if self.mouth_depth(last.at(tk), name) >= 0:
+                if self.shape.mouth_depth(last.at(tk), name) >= 0:
                     t_cross = tk
                     break
-            depth = self.mouth_depth(p_last, name)
+            depth = self.shape.mouth_depth(p_last, name)
             conf = 0.95 if depth > -R else (0.8 if best[2] <= 4 else 0.6)
             out = [c for c in out if c.type != "bounce_out" or c.t < t_last]
             out.append(_Cand("pocket", t_cross, conf, {"ball": mv.ball, "pocket": name}))
         else:
-            conf = 0.8 if _min_edge(p_last, self.L, self.W) < 3 * R else 0.5
+            conf = 0.8 if self.shape.min_edge(p_last) < 3 * R else 0.5
             out.append(_Cand("off_table", t_last, conf, {"ball": mv.ball}))
         return out
 
@@ -3232,7 +3148,7 @@ class EventExtractor:
                 hit = any(
                     b in (h.data["a"], h.data["b"]) and abs(h.t - t_last) <= win for h in hits
                 )
-                name, d = self.nearest_pocket(bd.rests[-1].anchor)
+                name, d = self.shape.nearest_pocket(bd.rests[-1].anchor)
                 near = d - 0.5 * self.pockets[name].spec.mouth_mm
                 if hit and near < POCKET_NEAR_MM:
                     c = _Cand("pocket", t_last + self.dt, 0.6, {"ball": b, "pocket": name})
@@ -3259,7 +3175,10 @@ class EventExtractor:
         speed0 = _start_speed(mv)
         if mv.t_start - p.t_end > CREEP_MERGE_S or speed0 >= 3 * STROKE_MIN_SPEED_MM_S:
             return False
-        if self.in_mouth_zone(p.anchor1) is not None and self.in_mouth_zone(mv.anchor1) is not None:
+        if (
+            self.shape.in_mouth_zone(p.anchor1) is not None
+            and self.shape.in_mouth_zone(mv.anchor1) is not None
+        ):
             # it stopped in a pocket's mouth and settles there: a ball rattled in the
             # jaws rolls back down their slope any way (fp-rally/2888 at 60 fps: 15
             # lay still 0.2 s after four jaw touches, then drifted 5 mm)
@@ -3346,9 +3265,11 @@ class EventExtractor:
                 if last_mv is not None and last_mv.end == "vanish":
                     continue  # pocketed / off the table (shot events)
                 r = bd.rests[-1] if bd.rests else None
-                pocket = self.in_mouth_zone(r.anchor) if r is not None else None
-                if r is not None and (pocket is None or self.mouth_depth(r.anchor, pocket) <= 0):
-                    pocket = self.over_drop(r.anchor)  # on the lip of the drop hole
+                pocket = self.shape.in_mouth_zone(r.anchor) if r is not None else None
+                if r is not None and (
+                    pocket is None or self.shape.mouth_depth(r.anchor, pocket) <= 0
+                ):
+                    pocket = self.shape.over_drop(r.anchor)  # on the lip of the drop hole
                 if pocket is not None:
                     t = t_last
                     out.append(_Cand("hang_fall", t, 0.7, {"ball": b, "pocket": pocket}))
@@ -3447,10 +3368,6 @@ def _start_speed(mv: Move) -> float:
         return v
     d = float(np.linalg.norm(pc.at(pc.t0) - mv.anchor0))
     return d / max(pc.t0 - mv.t_rest0, 1e-9)
-
-
-def _min_edge(p: np.ndarray, L: float, W: float) -> float:
-    return float(min(p[0], L - p[0], p[1], W - p[1]))
 
 
 def _key(c: _Cand) -> tuple:
