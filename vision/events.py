@@ -2029,16 +2029,17 @@ class EventExtractor:
 
     def _wave_start(self, inferred: list[_Cand], cl: list[Move]) -> tuple:
         """(when the striker met the wave, its balls at rest, its strikers, the time of
-        their last rest sample) of a replayed cluster ``cl`` from the replay's contacts
-        ``inferred``.  The strikers: its balls still moving ``RACK_DEPART_BACK_S``
-        before the wave's first contact (a rack ball's start comes early by its noise,
-        never by that much)."""
+        their last rest sample, the replay's pairs and their times) of a replayed
+        cluster ``cl`` from the replay's contacts ``inferred``.  The strikers: its balls
+        still moving ``RACK_DEPART_BACK_S`` before the wave's first contact (a rack
+        ball's start comes early by its noise, never by that much)."""
         balls = {m.ball for m in cl} | {x for c in inferred for x in (c.data["a"], c.data["b"])}
         t0 = min(c.t for c in inferred)
         strikers = {b for b in balls if self._moving_at(b, t0 - RACK_DEPART_BACK_S)}
         struck = [c.t for c in inferred if {c.data["a"], c.data["b"]} & strikers]
         t_rest = min((m.t_rest0 for m in cl if m.t_rest0 is not None), default=t0)
-        return min(struck or [t0]), balls - strikers, strikers, t_rest
+        pairs = {frozenset((c.data["a"], c.data["b"])): c.t for c in inferred}
+        return min(struck or [t0]), balls - strikers, strikers, t_rest, pairs
 
     def _reaches(self, striker: str, ball: str, t_rest: float, t_hi: float) -> bool:
         """``striker``'s incoming path (fitted back from its last sample before
@@ -2060,14 +2061,21 @@ class EventExtractor:
         contact (dev fp-multi/1338 at 60 fps: 6-3 and Y-1 found 5-10 ms before the
         wave's Y-6).  A contact of the striker with a ball its incoming path does reach
         stays: a thin first hit the replay missed (dev fp-multi/1355: Y-2, 1 ms before
-        the replay's Y-4)."""
+        the replay's Y-4).  One the replay holds too is timed as the replay has it: the
+        replay puts the striker's contacts on one clock, the seen one comes from the
+        striker's bend, a few ms off (held-out fp-multi/3616 at 30 fps, a side break:
+        Y met 4, then 7 0.4 ms later; the replay had Y-4 then Y-7, the bend put Y-7
+        2.4 ms before the replay's Y-4, and the first contact read 7)."""
         if c.type != "collision" or c.data.get("inferred"):
             return c
         pair = {c.data["a"], c.data["b"]}
-        for t_w, at_rest, strikers, t_rest in waves:
+        for t_w, at_rest, strikers, t_rest, replayed in waves:
             if not pair & at_rest or c.t >= t_w:
                 continue
             hitter = pair & strikers
+            t_replay = replayed.get(frozenset(pair))
+            if hitter and t_replay is not None:
+                return _Cand(c.type, t_replay, c.conf, c.data, c.gap)
             if hitter and self._reaches(
                 next(iter(hitter)), next(iter(pair & at_rest)), t_rest, t_w + self.dt
             ):
