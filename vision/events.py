@@ -114,10 +114,6 @@ MIN_DV_MM_S = 60.0  # velocity change that counts as a contact at a break
 PATH_HOLDS_RADII = 2.0
 CONTACT_TOL_MM = 12.0  # slack on "one radius from the nose" / "two radii apart"
 STRIKER_TOL_MM = 25.0  # slack when looking for the ball that set a still ball moving
-# ... preferring one whose line of centres to it, at the meeting, makes at least this
-# cosine with the way the struck ball left (0: not against it: a struck ball leaves
-# away from its striker)
-STRIKER_MIN_COS = 0.0
 STRUCK_IN_FRAMES = 2.0  # a still ball hit and gone within this many frames of the hit ...
 POCKET_NEAR_MM = 45.0  # a ball last seen this close to a pocket mouth (beyond R) fell in
 EXTRAPOLATE_S = 0.12  # how far a vanished ball's last piece is followed
@@ -883,7 +879,6 @@ class EventExtractor:
         t_lo -= 0.5 * self.dt
         best = None
         tt = np.linspace(t_lo, t_hi, 30)
-        way = self._leaving_way(mv)
         for other, since in moving_since.items():
             if other == mv.ball or since > t_hi + 0.5 * self.dt:
                 continue
@@ -934,27 +929,13 @@ class EventExtractor:
                 d_far = max(d_far, d)
             if tmin is None or abs(dmin) > STRIKER_TOL_MM:
                 continue
-            # a ball struck at rest leaves along the line of centres, away from its
-            # striker: one it left towards grazed it, if anything, and comes after any
-            # other (held-out fp-multi/3616 at 30 fps: 4 passed 9 within a millimetre
-            # just before 13 struck it; 9 left towards where 4 had been, and 4-9 stood
-            # for 13-9).  Not ruled out alone: a ball struck into a cushion within a
-            # radius leaves the other way (dev fp-rally/2616 at 60 fps, 7 off the
-            # left-foot cushion 7 ms after 8 struck it)
-            po = self.pos_at(other, tmin, before=True)
-            against = po is not None and _cos(a0 - po, way) < STRIKER_MIN_COS
             # (prefer_moving) a ball lying at rest against it (it moved earlier in the
             # shot) is found at d ~ 0 from the window's start: only when no moving
             # ball reached it.  A ball whose way ran into it before one that only lay
             # near it (held-out fp-rally/2361 at 30 fps: 12 into 13, 13 on 8 mm into 9
             # within the frame, 9 put down to 5 lying 7 mm off, 13 being 8 mm off
             # before its jump)
-            key = (
-                against,
-                prefer_moving and not self._moving_at(other, tmin, 0),
-                not reached,
-                abs(dmin),
-            )
+            key = (prefer_moving and not self._moving_at(other, tmin, 0), not reached, abs(dmin))
             if best is None or key < best[3]:
                 best = (tmin, other, dmin, key)
         if best is None:
