@@ -57,6 +57,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -322,6 +323,17 @@ def read_positions_csv(path: str | Path) -> list[FrameObs]:
 
 
 # ------------------------------------------------------------------ the extractor
+class _Wave(NamedTuple):
+    """A replayed cluster's wave, as ``_not_before_wave`` weighs the contacts seen
+    around it (``EventExtractor._wave_start``)."""
+
+    t_w: float  # when its striker met it
+    at_rest: set[str]  # its balls at rest until then
+    strikers: set[str]  # its balls moving before it
+    t_rest: float  # its balls' last rest sample
+    pairs: dict[frozenset, float]  # the replay's pairs and their times
+
+
 @dataclass
 class _Cand:
     type: str
@@ -1498,7 +1510,7 @@ class EventExtractor:
             max_gap=self._max_pair_gap,
         )
 
-        waves: list[tuple] = []  # replayed waves (``_wave_start``)
+        waves: list[_Wave] = []  # replayed waves
         for k, cl in enumerate(clusters):
             # (a cluster of late leavers: its pairs with the earlier one's balls were
             # that one's wave)
@@ -2027,19 +2039,18 @@ class EventExtractor:
                         out.append(_Cand("collision", t_c if tv is None else tv, 0.65, fields))
         return out
 
-    def _wave_start(self, inferred: list[_Cand], cl: list[Move]) -> tuple:
-        """(when the striker met the wave, its balls at rest, its strikers, the time of
-        their last rest sample, the replay's pairs and their times) of a replayed
-        cluster ``cl`` from the replay's contacts ``inferred``.  The strikers: its balls
-        still moving ``RACK_DEPART_BACK_S`` before the wave's first contact (a rack
-        ball's start comes early by its noise, never by that much)."""
+    def _wave_start(self, inferred: list[_Cand], cl: list[Move]) -> _Wave:
+        """The wave of a replayed cluster ``cl`` from the replay's contacts ``inferred``.
+        Its strikers: its balls still moving ``RACK_DEPART_BACK_S`` before the wave's
+        first contact (a rack ball's start comes early by its noise, never by that
+        much)."""
         balls = {m.ball for m in cl} | {x for c in inferred for x in (c.data["a"], c.data["b"])}
         t0 = min(c.t for c in inferred)
         strikers = {b for b in balls if self._moving_at(b, t0 - RACK_DEPART_BACK_S)}
         struck = [c.t for c in inferred if {c.data["a"], c.data["b"]} & strikers]
         t_rest = min((m.t_rest0 for m in cl if m.t_rest0 is not None), default=t0)
         pairs = {frozenset((c.data["a"], c.data["b"])): c.t for c in inferred}
-        return min(struck or [t0]), balls - strikers, strikers, t_rest, pairs
+        return _Wave(min(struck or [t0]), balls - strikers, strikers, t_rest, pairs)
 
     def _reaches(self, striker: str, ball: str, t_rest: float, t_hi: float) -> bool:
         """``striker``'s incoming path (fitted back from its last sample before
@@ -2052,7 +2063,7 @@ class EventExtractor:
         d = np.linalg.norm(np.stack([piece.at(float(t)) for t in tt]) - at, axis=1)
         return bool(np.any(d <= 2 * self.R))
 
-    def _not_before_wave(self, c: _Cand, waves: list[tuple]) -> _Cand:
+    def _not_before_wave(self, c: _Cand, waves: list[_Wave]) -> _Cand:
         """A collision seen with a ball of a replayed cluster (a rack) before the replay's
         first contact, moved to just after it: the cluster lay at rest until its striker
         reached it, so the contact is one of its wave's.  A rack ball's start put early
@@ -2069,18 +2080,18 @@ class EventExtractor:
         if c.type != "collision" or c.data.get("inferred"):
             return c
         pair = {c.data["a"], c.data["b"]}
-        for t_w, at_rest, strikers, t_rest, replayed in waves:
-            if not pair & at_rest or c.t >= t_w:
+        for w in waves:
+            if not pair & w.at_rest or c.t >= w.t_w:
                 continue
-            hitter = pair & strikers
-            t_replay = replayed.get(frozenset(pair))
+            hitter = pair & w.strikers
+            t_replay = w.pairs.get(frozenset(pair))
             if hitter and t_replay is not None:
                 return _Cand(c.type, t_replay, c.conf, c.data, c.gap)
             if hitter and self._reaches(
-                next(iter(hitter)), next(iter(pair & at_rest)), t_rest, t_w + self.dt
+                next(iter(hitter)), next(iter(pair & w.at_rest)), w.t_rest, w.t_w + self.dt
             ):
                 continue
-            return _Cand(c.type, t_w + WAVE_AFTER_S, c.conf, c.data, c.gap)
+            return _Cand(c.type, w.t_w + WAVE_AFTER_S, c.conf, c.data, c.gap)
         return c
 
     def _unparted_repeats(self, cands: list[_Cand]) -> list[_Cand]:
