@@ -136,6 +136,9 @@ WAVE_AFTER_S = 1e-5  # a contact seen with a replayed rack's ball before its wav
 COLLISION_DV_COS = 0.5  # a contact's velocity change points away from the other ball
 CLUSTER_DT_FRAMES = 2.5  # touching balls set moving within this many frames: one cluster
 CLUSTER_GAP_MM = 6.0  # balls this close (beyond touching) count as touching
+# a rack ball pushed in a wave creeps this far at most (10-20 mm/s for up to 0.35 s,
+# within its rest spread) before it is seen at rest or moving on its own
+WAVE_CREEP_MM = 10.0
 CLUSTER_PAIR_GAP_MM = 12.0  # ... and may pass momentum on in a cluster's wave (one set
 # moving crosses that within the frame: held-out fp-rally/2327, 9 struck, on 9 mm into 8)
 LATE_LEAVER_GAP_MM = 1.5  # a ball lying this close to a cluster's member and leaving late
@@ -1040,6 +1043,13 @@ class EventExtractor:
         if a0 is None or om is None or om.anchor0 is None or not in_wave(om.t_start):
             return False
         if float(np.linalg.norm(om.anchor0 - a0)) > 2 * self.R + CLUSTER_GAP_MM:
+            return False
+        # this ball lay at its anchor when the other set off, not elsewhere, come to
+        # rest there since (held-out fp-multi/3837 at 30 fps: 9 and 5 touched in the
+        # rack and both crept off in the break; 9's anchor then was set against 5's
+        # rest 0.6 s later, 21 mm away, and 14 into 9 into 5 lost its 9-5)
+        p_then = self.pos_at(mv.ball, om.t_start)
+        if p_then is None or float(np.linalg.norm(p_then - a0)) > WAVE_CREEP_MM:
             return False
         if _cos(self._leaving_way(om), om.anchor0 - a0) <= 0.0:
             return False  # it set off towards the ball
