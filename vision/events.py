@@ -128,6 +128,9 @@ DEDUPE_MIN_S = 0.05  # the same contact found twice this close in time is one
 # ... and within this many frames when found at the same spot (within a ball radius): a
 # pair cannot part and meet again there so soon (the bench's truth is one contact too)
 DEDUPE_SAME_SPOT_FRAMES = 3.0
+# ... unless the pair was seen parting that far and closing that much again in between
+# (dev fb-rally/2930 at 30 fps: K left W2 by 30 mm for W1 and came back 74 ms later)
+DEDUPE_MET_ANEW_MM = 12.0
 BEFORE_REST_MIN_SPEED_MM_S = 400.0  # a stroke while balls still roll: at least this fast
 BEFORE_REST_CLEAR_RADII = 6.0  # ... and this far from every moving ball
 CLUSTER_QUIET_S = 0.35  # no new contact inside a cluster this soon after it broke up ...
@@ -1669,6 +1672,7 @@ class EventExtractor:
             max(1.6 * self.dt, DEDUPE_MIN_S),
             DEDUPE_SAME_SPOT_FRAMES * self.dt,
             self.profile.ball_radius_mm,
+            self._met_anew,
         )
         out = self._unparted_repeats(out)
         out = self._pushed_creeps(out, mvs)
@@ -2250,6 +2254,23 @@ class EventExtractor:
         )
         gap = np.linalg.norm(db.xy[kb[ib]] - da.xy[ka[ia]], axis=1) - 2 * self.R
         return da.ts[ka[ia]], gap
+
+    def _met_anew(self, first: _Cand, then: _Cand) -> bool:
+        """Whether the pair of collision ``first`` was seen parting by
+        ``DEDUPE_MET_ANEW_MM`` or more after it, and closing by as much again by
+        collision ``then`` (a frame of slack): two touches, not one found twice."""
+        a, b = first.data["a"], first.data["b"]
+        t0, t1 = first.t, then.t + self.dt
+        ts, gap = self._pair_gap(a, b, 0.5 * (t0 + t1), 0.5 * (t1 - t0))
+        gap = gap[ts > t0]
+        if len(gap) < 2:
+            return False
+        j = int(np.argmax(gap))
+        return bool(
+            gap[j] >= DEDUPE_MET_ANEW_MM
+            and j + 1 < len(gap)
+            and float(np.min(gap[j + 1 :])) <= gap[j] - DEDUPE_MET_ANEW_MM
+        )
 
     def _max_pair_gap(self, a: str, b: str, t0: float, t1: float) -> float | None:
         """The widest gap between balls ``a`` and ``b`` on the frames both are seen from
@@ -3466,11 +3487,16 @@ def _same_contact(a, b) -> bool:
 
 
 def _dedupe(
-    cands: list[_Cand], window_s: float, spot_window_s: float = 0.0, spot_mm: float = 0.0
+    cands: list[_Cand],
+    window_s: float,
+    spot_window_s: float = 0.0,
+    spot_mm: float = 0.0,
+    met_anew: Callable[[_Cand, _Cand], bool] | None = None,
 ) -> list[_Cand]:
     """One event per contact: the same pair / ball and cushion found twice close in time
     (``window_s``), or found twice at the same spot (``spot_mm``) a little later
-    (``spot_window_s``: one contact whose bend two rules located a frame or two apart)."""
+    (``spot_window_s``: one contact whose bend two rules located a frame or two apart)
+    -- unless ``met_anew(earlier, later)`` says a pair parted and met again there."""
     out: list[_Cand] = []
     for c in sorted(cands, key=lambda c: c.t):
         if c.type in ("collision", "cushion"):
@@ -3482,7 +3508,13 @@ def _dedupe(
                     if _key(o) == k
                     and (
                         abs(o.t - c.t) <= window_s
-                        or (abs(o.t - c.t) <= spot_window_s and _same_spot(o, c, spot_mm))
+                        or (
+                            abs(o.t - c.t) <= spot_window_s
+                            and _same_spot(o, c, spot_mm)
+                            and not (
+                                c.type == "collision" and met_anew is not None and met_anew(o, c)
+                            )
+                        )
                     )
                 ),
                 None,
