@@ -171,6 +171,8 @@ PAIR_TOL_MM = 6.0  # ... their gap's falling and rising lines meet within this o
 PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is that one
 PAIR_FIT_NEAR_MM = 15.0  # a collision is timed again from the pair's gap samples this close ...
 PAIR_FIT_SPAN_S = 0.4  # ... within this of it (at least TOUCH_FIT_MIN_SAMPLES each side)
+# ... or, too few there (a fast pair: 8 mm a frame), this close
+PAIR_FIT_WIDE_MM = 25.0
 PAIR_FIT_MAX_SHIFT_S = 0.2  # ... when the gap's vertex lies at most this far from it
 PAIR_FIT_MIN_RISE_MM_S = 10.0  # ... and the gap rises after it this fast (a slow push)
 # a pair reversal whose gap opens again slowly (at PAIR_FIT_MIN_RISE_MM_S or more) when
@@ -2282,7 +2284,8 @@ class EventExtractor:
         """When balls ``a`` and ``b`` touched near ``t_c``, from their gap on the frames
         both are seen: two lines meeting at one point, falling then rising (each at
         ``REVERSAL_MIN_MM_S`` or more), fitted to the run of samples within
-        ``PAIR_FIT_NEAR_MM`` nearest ``t_c``; their vertex, when it lies within
+        ``PAIR_FIT_NEAR_MM`` nearest ``t_c`` (``PAIR_FIT_WIDE_MM`` when that run is too
+        short for the fit: a fast pair); their vertex, when it lies within
         ``PAIR_TOL_MM`` of a zero gap and ``PAIR_FIT_MAX_SHIFT_S`` of ``t_c``.  None
         when the gap shows no such touch.
 
@@ -2290,13 +2293,17 @@ class EventExtractor:
         piece followed on reaches two radii of a ball at rest, fall frames off; the
         pair's own gap falls to zero at the touch and rises as the balls part."""
         ts, gap = self._pair_gap(a, b, t_c, PAIR_FIT_SPAN_S)
-        near = np.concatenate([[False], gap <= PAIR_FIT_NEAR_MM, [False]])
-        edges = np.nonzero(np.diff(near.astype(int)))[0]  # runs [start, end)
-        runs = list(zip(edges[::2], edges[1::2], strict=True))
-        if not runs:
-            return None
-        lo, hi = min(runs, key=lambda r: max(ts[r[0]] - t_c, t_c - ts[r[1] - 1], 0.0))
-        fit = gap_series.v_fit(ts[lo:hi], gap[lo:hi], TOUCH_FIT_MIN_SAMPLES)
+        fit = None
+        for near_mm in (PAIR_FIT_NEAR_MM, PAIR_FIT_WIDE_MM):
+            near = np.concatenate([[False], gap <= near_mm, [False]])
+            edges = np.nonzero(np.diff(near.astype(int)))[0]  # runs [start, end)
+            runs = list(zip(edges[::2], edges[1::2], strict=True))
+            if not runs:
+                return None
+            lo, hi = min(runs, key=lambda r: max(ts[r[0]] - t_c, t_c - ts[r[1] - 1], 0.0))
+            fit = gap_series.v_fit(ts[lo:hi], gap[lo:hi], TOUCH_FIT_MIN_SAMPLES)
+            if fit is not None:
+                break
         if fit is None:
             return None
         tv, g0, v_in, v_out = fit
