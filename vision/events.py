@@ -128,8 +128,9 @@ DEDUPE_MIN_S = 0.05  # the same contact found twice this close in time is one
 # ... and within this many frames when found at the same spot (within a ball radius): a
 # pair cannot part and meet again there so soon (the bench's truth is one contact too)
 DEDUPE_SAME_SPOT_FRAMES = 3.0
-# ... unless the pair was seen parting that far and closing that much again in between
-# (dev fb-rally/2930 at 30 fps: K left W2 by 30 mm for W1 and came back 74 ms later)
+# Either way, not when the pair was seen parting this far and closing this much again in
+# between (dev fb-rally/2930 at 30 fps: K left W2 by 30 mm for W1 and came back 74 ms
+# later; fp-rally/2854 at 60 fps: 12 back into 9 off the cushion 47 ms later)
 DEDUPE_MET_ANEW_MM = 12.0
 BEFORE_REST_MIN_SPEED_MM_S = 400.0  # a stroke while balls still roll: at least this fast
 BEFORE_REST_CLEAR_RADII = 6.0  # ... and this far from every moving ball
@@ -2260,19 +2261,25 @@ class EventExtractor:
     def _met_anew(self, first: _Cand, then: _Cand) -> bool:
         """Whether the pair of collision ``first`` was seen parting by
         ``DEDUPE_MET_ANEW_MM`` or more after it, and closing by as much again by
-        collision ``then`` (a frame of slack): two touches, not one found twice."""
+        collision ``then`` (a frame of slack): two touches, not one found twice.  The
+        parting is seen as a rise after the first finding, or from a gap within
+        ``PAIR_FIT_NEAR_MM`` at it: a finding made early, while the pair still closed,
+        sees the gap only fall."""
         a, b = first.data["a"], first.data["b"]
-        t0, t1 = first.t, then.t + self.dt
+        t0, t1 = first.t - self.dt, then.t + self.dt
         ts, gap = self._pair_gap(a, b, 0.5 * (t0 + t1), 0.5 * (t1 - t0))
-        gap = gap[ts > t0]
-        if len(gap) < 2:
+        after = gap[ts > first.t]
+        if len(after) < 2:
             return False
-        j = int(np.argmax(gap))
-        return bool(
-            gap[j] >= DEDUPE_MET_ANEW_MM
-            and j + 1 < len(gap)
-            and float(np.min(gap[j + 1 :])) <= gap[j] - DEDUPE_MET_ANEW_MM
-        )
+        j = int(np.argmax(after))
+        if (
+            after[j] < DEDUPE_MET_ANEW_MM
+            or j + 1 == len(after)
+            or float(np.min(after[j + 1 :])) > after[j] - DEDUPE_MET_ANEW_MM
+        ):
+            return False
+        at = gap[ts <= first.t + 0.5 * self.dt]
+        return j > 0 or (len(at) > 0 and float(at[-1]) <= PAIR_FIT_NEAR_MM)
 
     def _max_pair_gap(self, a: str, b: str, t0: float, t1: float) -> float | None:
         """The widest gap between balls ``a`` and ``b`` on the frames both are seen from
@@ -3503,7 +3510,7 @@ def _dedupe(
     """One event per contact: the same pair / ball and cushion found twice close in time
     (``window_s``), or found twice at the same spot (``spot_mm``) a little later
     (``spot_window_s``: one contact whose bend two rules located a frame or two apart)
-    -- unless ``met_anew(earlier, later)`` says a pair parted and met again there."""
+    -- unless ``met_anew(earlier, later)`` says a pair parted and met again."""
     out: list[_Cand] = []
     for c in sorted(cands, key=lambda c: c.t):
         if c.type in ("collision", "cushion"):
@@ -3515,14 +3522,9 @@ def _dedupe(
                     if _key(o) == k
                     and (
                         abs(o.t - c.t) <= window_s
-                        or (
-                            abs(o.t - c.t) <= spot_window_s
-                            and _same_spot(o, c, spot_mm)
-                            and not (
-                                c.type == "collision" and met_anew is not None and met_anew(o, c)
-                            )
-                        )
+                        or (abs(o.t - c.t) <= spot_window_s and _same_spot(o, c, spot_mm))
                     )
+                    and not (c.type == "collision" and met_anew is not None and met_anew(o, c))
                 ),
                 None,
             )
