@@ -21,7 +21,8 @@ from __future__ import annotations
 import pytest
 from events_helpers import pairs_found, recorded_events, recorded_pairs
 
-from luza.vision.events import PAIR_FIT_WIDE_NOISE_MM, _one_dip
+from luza.vision.events import PAIR_FIT_WIDE_NOISE_MM
+from luza.vision.gap_series import one_dip
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +49,6 @@ def test_a_touch_is_not_moved_onto_a_second_dip():
 
 
 def test_one_dip():
-    assert _one_dip([23.7, 15.7, 12.3, 2.4, -2.1, 5.6, 9.9, 15.7, 18.6, 22.5], 3.0)
-    assert not _one_dip([15.7, 9.7, 15.6, 3.0, 9.5, 19.5], PAIR_FIT_WIDE_NOISE_MM)
-    assert _one_dip([12.0, 6.0, 7.5, 1.0, 8.0], PAIR_FIT_WIDE_NOISE_MM)  # 1.5 mm: noise
+    assert one_dip([23.7, 15.7, 12.3, 2.4, -2.1, 5.6, 9.9, 15.7, 18.6, 22.5], 3.0)
+    assert not one_dip([15.7, 9.7, 15.6, 3.0, 9.5, 19.5], PAIR_FIT_WIDE_NOISE_MM)
+    assert one_dip([12.0, 6.0, 7.5, 1.0, 8.0], PAIR_FIT_WIDE_NOISE_MM)  # 1.5 mm: noise

@@ -2163,10 +2163,9 @@ class EventExtractor:
         near = np.nonzero(np.linalg.norm(path - at, axis=1) <= 2 * self.R)[0]
         if not len(near):
             return False
+        before, lim = path[: near[0]], 2 * self.R + FIT_TOL_MM
         for o in others - {ball, striker}:
             po = self.pos_at(o, t_rest)
-            before = path[: near[0]]
-            lim = 2 * self.R + FIT_TOL_MM
             if po is not None and np.any(np.linalg.norm(before - po, axis=1) <= lim):
                 return False
         return True
@@ -2356,13 +2355,12 @@ class EventExtractor:
         ts, gap = self._pair_gap(a, b, t_c, PAIR_FIT_SPAN_S)
         fit = None
         for near_mm in (PAIR_FIT_NEAR_MM, PAIR_FIT_WIDE_MM):
-            near = np.concatenate([[False], gap <= near_mm, [False]])
-            edges = np.nonzero(np.diff(near.astype(int)))[0]  # runs [start, end)
-            runs = list(zip(edges[::2], edges[1::2], strict=True))
+            runs = gap_series.runs(gap, near_mm)
             if not runs:
                 return None
             lo, hi = min(runs, key=lambda r: max(ts[r[0]] - t_c, t_c - ts[r[1] - 1], 0.0))
-            if near_mm == PAIR_FIT_WIDE_MM and not _one_dip(gap[lo:hi], PAIR_FIT_WIDE_NOISE_MM):
+            wide = near_mm == PAIR_FIT_WIDE_MM
+            if wide and not gap_series.one_dip(gap[lo:hi], PAIR_FIT_WIDE_NOISE_MM):
                 return None
             fit = gap_series.v_fit(ts[lo:hi], gap[lo:hi], TOUCH_FIT_MIN_SAMPLES)
             if fit is not None:
@@ -3510,13 +3508,6 @@ def _bent_head(pc: Piece) -> bool:
     """A one-sample piece with a velocity: a move's first sample split off a first piece
     that bent on its way (``_bent_off_anchor``)."""
     return pc.n == 1 and bool(pc.cx[1] or pc.cy[1])
-
-
-def _one_dip(gap: np.ndarray, noise_mm: float) -> bool:
-    """Whether ``gap`` falls to its least value and rises after it, never turning by
-    more than ``noise_mm`` on either side."""
-    k = int(np.argmin(gap))
-    return bool(np.all(np.diff(gap[: k + 1]) <= noise_mm) and np.all(np.diff(gap[k:]) >= -noise_mm))
 
 
 def _r(p) -> list[float]:

@@ -35,6 +35,13 @@ def runs(col: np.ndarray, near_mm: float) -> list[tuple[int, int]]:
     return [(int(k), int(e)) for k, e in zip(edges[::2], edges[1::2], strict=True)]
 
 
+def one_dip(col: np.ndarray, noise_mm: float) -> bool:
+    """Whether ``col`` falls to its least value and rises after it, never turning by
+    more than ``noise_mm`` on either side (one V, not two)."""
+    k = int(np.argmin(col))
+    return bool(np.all(np.diff(col[: k + 1]) <= noise_mm) and np.all(np.diff(col[k:]) >= -noise_mm))
+
+
 def run_minima(col: np.ndarray, near_mm: float) -> list[int]:
     """The index of the smallest sample (the first, on a tie) in each run of consecutive
     samples of ``col`` at most ``near_mm``."""
